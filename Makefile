@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# wberr: does fsync() tell the truth?  See README.md.
+#
+#   make run     build everything, boot the guest, run the default scenario suite
+#   make test    build everything, run host unit tests and every guest suite
+#
+# Both install missing Debian packages (make deps), build what is stale and
+# reuse what is fresh.  The kernel tree lives in $(WBERR_CACHE), outside the
+# clone; everything else is built under build/.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+TOP       := $(CURDIR)
+BUILD     := $(TOP)/build
+KCONFIG   ?= default
+export KCONFIG
+WBERR_CACHE ?= $(HOME)/.cache/wberr
+export WBERR_CACHE
+
+GUEST_BIN := $(BUILD)/guest-bin
+MODDIR    := $(BUILD)/modules
+RESULTS   := $(BUILD)/results
+IMAGE     := $(BUILD)/initramfs-$(KCONFIG).cpio
+
+# The kernel tree for the selected flavour; computed lazily (the key hashes
+# the patch series and config, so it changes whenever they do).
+KTREE = $(shell $(TOP)/kernel/build.sh --print-tree)
+
+CC        ?= gcc
+GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE
+
+DEB_PACKAGES := linux-source-6.12 build-essential flex bison bc libelf-dev \
+	libssl-dev cpio kmod qemu-system-x86 busybox-static dmsetup lvm2 \
+	libdevmapper-dev libyaml-dev fio e2fsprogs xfsprogs btrfs-progs \
+	xz-utils python3 util-linux
+
+.PHONY: help deps kernel module userspace guest-tools image run test unit-test \
+	guest-test bench shell clean distclean check-runner
+
+help:
+	@echo "make run    - build everything, boot the guest, run the default scenarios"
+	@echo "make test   - the full test suite (host unit tests + guest suites)"
+	@echo "make bench  - benchmarks (instruction-count ratios under QEMU -icount)"
+	@echo "make shell  - boot the guest with a shell on the console"
+	@echo "make deps | kernel | module | userspace | image | clean"
+	@echo "KCONFIG=debug selects the debug kernel (KASAN, lockdep, kmemleak)"
+
+# Idempotent: only asks apt for what dpkg says is missing.
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "[deps] installing:" $$missing; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	else echo "[deps] all Debian packages present"; fi
+
+kernel: deps
+	@$(TOP)/kernel/build.sh
+
+module: kernel
+	@mkdir -p $(MODDIR)
+	@if [ -f $(TOP)/dm-wberr/Kbuild ]; then \
+		$(MAKE) -s -C $(KTREE) ARCH=x86_64 M=$(TOP)/dm-wberr modules && \
+		cp $(TOP)/dm-wberr/*.ko $(MODDIR)/; \
+	fi
+
+# Guest-side helper programs that live next to the tests that use them.
+GUEST_TOOL_SRCS := $(wildcard $(TOP)/qemu/guest/*.c $(TOP)/dm-wberr/tests/*.c $(TOP)/kernel/tests/*.c)
+GUEST_TOOLS := $(patsubst %.c,$(GUEST_BIN)/%,$(notdir $(GUEST_TOOL_SRCS)))
+vpath %.c $(TOP)/qemu/guest $(TOP)/dm-wberr/tests $(TOP)/kernel/tests
+
+$(GUEST_BIN)/%: %.c
+	@mkdir -p $(GUEST_BIN)
+	$(CC) $(GUEST_CFLAGS) -o $@ $<
+
+guest-tools: $(GUEST_TOOLS)
+
+userspace: deps guest-tools
+	@if [ -f $(TOP)/userspace/Makefile ]; then \
+		$(MAKE) -s -C $(TOP)/userspace BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN); fi
+
+image: kernel module userspace
+	@$(TOP)/qemu/mkimage.sh --kernel-tree $(KTREE) --out $(IMAGE)
+
+unit-test: userspace
+	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS)
+
+# Everything: host unit tests, runner self-checks, then one guest boot that
+# runs every suite.  The last line is the totals over all TAP files.
+test: image
+	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
+	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS) || true
+	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
+		--results $(RESULTS) --timeout $${WBERR_TEST_TIMEOUT:-2400} \
+		--suites all || true
+	@$(TOP)/qemu/report.sh $(RESULTS)
+
+run: image
+	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
+	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
+		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} \
+		--suites default || true
+	@$(TOP)/qemu/report.sh --summary $(RESULTS)
+
+shell: image
+	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) --interactive
+
+bench: image
+	@if [ -x $(TOP)/qemu/bench.sh ]; then $(TOP)/qemu/bench.sh --kernel-tree $(KTREE) --image $(IMAGE); \
+	else echo "make bench: no benchmark yet (qemu/bench.sh)"; exit 1; fi
+
+clean:
+	rm -rf $(BUILD)
+	@if [ -f $(TOP)/dm-wberr/Kbuild ] && [ -d "$(KTREE)" ]; then \
+		$(MAKE) -s -C $(KTREE) M=$(TOP)/dm-wberr clean; fi
+
+# Also drops the kernel cache (a cold rebuild follows).
+distclean: clean
+	rm -rf $(WBERR_CACHE)

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the guest initramfs: static busybox, the host's real dmsetup, lvm,
+# fio and mkfs.* with their shared libraries (unmodified, no shims), our guest
+# binaries, modules, suites and scenarios.  Uncompressed: gunzip costs ~3 s
+# per boot under TCG.  Packed with the kernel's own gen_init_cpio, so no root
+# is needed for device nodes and the archive is reproducible.
+#
+#   qemu/mkimage.sh --kernel-tree DIR --out FILE
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+build=$top/build
+ktree= out=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel-tree) ktree=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	*) echo "mkimage: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+done
+[ -n "$ktree" ] && [ -n "$out" ] || { echo "usage: mkimage.sh --kernel-tree DIR --out FILE" >&2; exit 2; }
+gen_init_cpio=$ktree/usr/gen_init_cpio
+[ -x "$gen_init_cpio" ] || { echo "mkimage: $gen_init_cpio missing: build the kernel first" >&2; exit 1; }
+
+# Host programs the guest runs unmodified.  Missing optional ones are noted.
+host_tools=(
+	/usr/sbin/dmsetup /usr/sbin/lvm /usr/sbin/losetup /usr/sbin/blockdev
+	/usr/bin/fio /usr/sbin/mke2fs /usr/sbin/dumpe2fs /usr/sbin/e2fsck
+	/usr/sbin/filefrag /usr/sbin/mkfs.xfs /usr/sbin/xfs_io /usr/sbin/mkfs.btrfs
+	/usr/bin/btrfs
+)
+lvm_cmds=(pvcreate pvremove vgcreate vgremove vgchange lvcreate lvremove lvs vgs pvs lvchange)
+
+root=$build/image-root
+list=$build/image.list
+rm -rf "$root"
+mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,etc,opt/wberr/{bin,modules,suites,share,libexec}}
+
+declare -A copied=()
+copy_file() {	# copy a host file to the same path in the image, once
+	local f=$1
+	[ -n "${copied[$f]:-}" ] && return 0
+	copied[$f]=1
+	local dst=$root/${f#/}
+	case "$f" in /lib/*|/lib64/*|/bin/*|/sbin/*) dst=$root/usr/${f#/} ;; esac
+	mkdir -p "$(dirname "$dst")"
+	cp -L "$f" "$dst"
+}
+copy_libs() {	# the ldd closure of a binary
+	local bin=$1 lib
+	while read -r lib; do
+		[ -n "$lib" ] && copy_file "$lib"
+	done < <(ldd "$bin" 2>/dev/null | awk '/=> \//{print $3} /^\t\/lib/{print $1}')
+}
+
+for t in "${host_tools[@]}"; do
+	if [ -x "$t" ]; then copy_file "$t"; copy_libs "$t"; else echo "[image] note: $t not installed, left out" >&2; fi
+done
+for c in "${lvm_cmds[@]}"; do ln -sf lvm "$root/usr/sbin/$c"; done
+ln -sf mke2fs "$root/usr/sbin/mkfs.ext4"
+ln -sf mke2fs "$root/usr/sbin/mkfs.ext2"
+cp /etc/mke2fs.conf "$root/etc/"
+cp "$here/guest/lvm.conf" "$root/etc/lvm.conf" 2>/dev/null || true
+mkdir -p "$root/etc/lvm" && mv "$root/etc/lvm.conf" "$root/etc/lvm/lvm.conf" 2>/dev/null || true
+
+# Our own guest binaries and their libraries (libyaml, libdevmapper, ...).
+if [ -d "$build/guest-bin" ]; then
+	for b in "$build/guest-bin"/*; do
+		[ -f "$b" ] && [ -x "$b" ] || continue
+		cp "$b" "$root/opt/wberr/bin/"
+		copy_libs "$b"
+	done
+fi
+
+# Modules: dm-wberr.ko and every module the kernel tree built (KUnit suites).
+[ -d "$build/modules" ] && cp "$build/modules"/*.ko "$root/opt/wberr/modules/" 2>/dev/null || true
+find "$ktree" -name '*.ko' -not -path '*/.wberr-*' -exec cp {} "$root/opt/wberr/modules/" \;
+
+# Suites, following the contract in qemu/README.md.
+for s in "$here"/suites/*.sh "$top"/dm-wberr/tests/guest-*.sh \
+	 "$top"/kernel/tests/guest-*.sh "$top"/userspace/tests/guest-*.sh; do
+	[ -f "$s" ] && install -m 0755 "$s" "$root/opt/wberr/suites/"
+done
+[ -d "$top/scenarios" ] && cp -r "$top/scenarios" "$root/opt/wberr/share/"
+install -m 0755 "$here/guest/init" "$root/init"
+install -m 0755 "$here/guest/run-suites" "$root/opt/wberr/libexec/run-suites"
+install -m 0644 "$here/guest/tap.sh" "$root/opt/wberr/libexec/tap.sh"
+
+busybox=/bin/busybox
+[ -x "$busybox" ] || { echo "mkimage: busybox-static missing (make deps)" >&2; exit 1; }
+file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+	ldd "$busybox" 2>&1 | grep -q 'not a dynamic' ||
+	{ echo "mkimage: $busybox is not static (install busybox-static)" >&2; exit 1; }
+cp "$busybox" "$root/usr/bin/busybox"
+
+# The archive list: merged-/usr layout like Debian, busybox applets only
+# where no real tool of that name was copied in.
+{
+	echo "dir /dev 0755 0 0"
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "nod /dev/null 0666 0 0 c 1 3"
+	for d in proc sys tmp run mnt results payload; do echo "dir /$d 0755 0 0"; done
+	echo "slink /bin usr/bin 0777 0 0"
+	echo "slink /sbin usr/sbin 0777 0 0"
+	echo "slink /lib usr/lib 0777 0 0"
+	echo "slink /lib64 usr/lib64 0777 0 0"
+	(cd "$root" && find . -mindepth 1 | LC_ALL=C sort) | while read -r p; do
+		p=${p#./}
+		if [ -L "$root/$p" ]; then
+			echo "slink /$p $(readlink "$root/$p") 0777 0 0"
+		elif [ -d "$root/$p" ]; then
+			echo "dir /$p 0755 0 0"
+		else
+			echo "file /$p $root/$p $(stat -c '%a' "$root/$p") 0 0"
+		fi
+	done
+	"$busybox" --list-full | LC_ALL=C sort | while read -r a; do
+		case "$a" in
+		bin/*|usr/bin/*) dst=usr/bin/${a##*/} ;;
+		sbin/*|usr/sbin/*) dst=usr/sbin/${a##*/} ;;
+		*) continue ;;
+		esac
+		[ -e "$root/usr/bin/${a##*/}" ] || [ -e "$root/usr/sbin/${a##*/}" ] || [ "${a##*/}" = busybox ] && continue
+		echo "slink /$dst /usr/bin/busybox 0777 0 0"
+	done | LC_ALL=C sort -u
+} > "$list"
+
+mkdir -p "$(dirname "$out")"
+"$gen_init_cpio" -t 0 "$list" > "$out.tmp"
+mv "$out.tmp" "$out"
+echo "[image] $(basename "$out"): $(du -m "$out" | cut -f1) MiB, $(grep -c '^file' "$list") files"

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Total every TAP file in a results directory, write junit.xml beside them,
+# and end with the line CI reads: `N passed, N failed, N skipped`.
+#
+#   report.sh [--summary] RESULTS_DIR
+#
+# --summary also prints the human summaries the scenario runner left
+# (summary.txt, errno-fidelity.md).  Exit status 0 only when nothing failed
+# and at least one test passed: an empty run is a failure.
+set -uo pipefail
+
+summary=0
+[ "${1:-}" = --summary ] && { summary=1; shift; }
+dir=${1:?usage: report.sh [--summary] RESULTS_DIR}
+[ -d "$dir" ] || { echo "report: no results directory $dir"; echo "0 passed, 1 failed"; exit 1; }
+
+shopt -s nullglob
+taps=("$dir"/*.tap)
+junit=$dir/junit.xml
+
+# One awk pass over all files: top-level result lines only (subtests are
+# indented), a `# SKIP` directive counts as skipped, and a plan that promised
+# more results than arrived counts the missing ones as failed.
+awk -v junit="$junit" '
+function xml(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); gsub(/[\001-\010\013\014\016-\037]/, "", s); return s }
+function finish_file(   missing, k) {
+	if (file == "") return
+	missing = plan - (fp + ff + fs)
+	if (plan > 0 && missing > 0) {
+		ff += missing
+		bad[++nbad] = suite ": plan 1.." plan " but only " (fp + ff + fs - missing) " results (crashed or aborted?)"
+		cases[suite, ++ncase[suite]] = "F\tmissing results\t" missing " planned tests never reported"
+	}
+	if (fp + ff + fs == 0) {
+		ff++; bad[++nbad] = suite ": no test results at all"
+		cases[suite, ++ncase[suite]] = "F\tno results\tthe TAP file holds no result line"
+	}
+	printf "  %-28s %4d passed, %d failed, %d skipped\n", suite, fp, ff, fs
+	P += fp; F += ff; S += fs
+	suites[++nsuites] = suite; sp[suite] = fp; sf[suite] = ff; ss[suite] = fs
+}
+FNR == 1 { finish_file(); file = FILENAME; suite = FILENAME; sub(/.*\//, "", suite); sub(/\.tap$/, "", suite); fp = ff = fs = 0; plan = 0; ncase[suite] = 0 }
+/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0 }
+/^(not )?ok( |$)/ {
+	line = $0; notok = (line ~ /^not ok/)
+	desc = line; sub(/^(not )?ok *[0-9]* *-? */, "", desc)
+	dir = ""; if (match(desc, / # /)) { dir = substr(desc, RSTART + 3); desc = substr(desc, 1, RSTART - 1) }
+	if (toupper(dir) ~ /^SKIP/) { fs++; cases[suite, ++ncase[suite]] = "S\t" desc "\t" dir }
+	else if (notok) { ff++; bad[++nbad] = suite ": " line; cases[suite, ++ncase[suite]] = "F\t" desc "\t" dir }
+	else { fp++; cases[suite, ++ncase[suite]] = "P\t" desc "\t" }
+}
+END {
+	finish_file()
+	if (nbad > 0) { print "failures:"; for (i = 1; i <= nbad && i <= 60; i++) print "  " bad[i]; if (nbad > 60) print "  ... and " nbad - 60 " more" }
+	printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n", P + F + S, F, S > junit
+	for (i = 1; i <= nsuites; i++) {
+		s = suites[i]
+		printf "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n", xml(s), sp[s] + sf[s] + ss[s], sf[s], ss[s] > junit
+		for (j = 1; j <= ncase[s]; j++) {
+			split(cases[s, j], c, "\t")
+			printf "    <testcase classname=\"wberr.%s\" name=\"%s\"", xml(s), xml(c[2]) > junit
+			if (c[1] == "P") printf "/>\n" > junit
+			else if (c[1] == "S") printf "><skipped message=\"%s\"/></testcase>\n", xml(c[3]) > junit
+			else printf "><failure message=\"%s\"/></testcase>\n", xml(c[2] (c[3] != "" ? " # " c[3] : "")) > junit
+		}
+		printf "  </testsuite>\n" > junit
+	}
+	printf "</testsuites>\n" > junit
+	printf "%d %d %d\n", P, F, S > "/dev/stderr"
+}' "${taps[@]+"${taps[@]}"}" 2> "$dir/.totals"
+
+read -r passed failed skipped < "$dir/.totals" || { passed=0; failed=0; skipped=0; }
+rm -f "$dir/.totals"
+if [ "${#taps[@]}" -eq 0 ]; then
+	echo "report: no TAP files in $dir"
+	failed=$((failed + 1))
+fi
+
+if [ "$summary" = 1 ]; then
+	for f in "$dir"/summary.txt "$dir"/errno-fidelity.md; do
+		[ -f "$f" ] && { echo; cat "$f"; }
+	done
+	echo
+fi
+echo "results: ${dir}/ (TAP, junit.xml, console logs)"
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
