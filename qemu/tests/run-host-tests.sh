@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host-side tests (no guest): the runner's self-checks and the userspace
+# unit tests.  Each writes TAP into RESULTS_DIR/host-<name>.tap.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+results=${1:?usage: run-host-tests.sh RESULTS_DIR}
+mkdir -p "$results"
+rc=0
+echo "[host] runner self-checks"
+"$here/runner-selftest.sh" > "$results/host-runner.tap" || rc=1
+if [ -f "$top/userspace/Makefile" ]; then
+	echo "[host] userspace unit tests"
+	make -s -C "$top/userspace" check BUILD="$top/build" > "$results/host-userspace.tap" || rc=1
+fi
+grep -h '^not ok' "$results"/host-*.tap | sed 's/^/[host] /'
+exit $rc

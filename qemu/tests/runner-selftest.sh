@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host-side checks of qemu/run-guest with a fake QEMU: exit-status
+# propagation, timeout, oops detection, crash without verdict, QEMU failing
+# to start, and TAP rebuilt from the stream after a crash.  TAP on stdout.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/tree"
+touch "$tmp/tree/vmlinux" "$tmp/image.cpio"
+n=0 failed=0
+
+run() {	# $1 outcome, rest: run-guest args -> sets status
+	FAKE_QEMU_OUTCOME=$1 WBERR_QEMU=$here/fake-qemu WBERR_ACCEL=tcg \
+		"$top/qemu/run-guest" --kernel-tree "$tmp/tree" --image "$tmp/image.cpio" \
+		--results "$tmp/results" --name selftest "${@:2}" > "$tmp/out" 2>&1
+	status=$?
+}
+check() {	# $1 observed, $2 expected, $3 description
+	n=$((n + 1))
+	if [ "$1" = "$2" ]; then echo "ok $n - $3"
+	else failed=$((failed + 1)); echo "not ok $n - $3"; echo "# got '$1', wanted '$2'"; sed 's/^/# /' "$tmp/out"; fi
+}
+
+echo "TAP version 14"
+echo "1..10"
+run exit-0 --cmd true;  check "$status" 0 "guest command status 0 is returned"
+run exit-7 --cmd 'exit 7'; check "$status" 7 "guest command status 7 is returned unchanged"
+run oops --cmd true; check "$status" 126 "an oops on the console fails a command that exited 0"
+grep -q 'BUG: kernel NULL pointer' "$tmp/out"; check "$?" 0 "the oops line is shown to the user"
+run warn-in-output --cmd true; check "$status" 0 "BUG/WARNING printed by a test (not a kernel line) is not an oops"
+start=$(date +%s)
+run hang --cmd true --timeout 3; check "$status" 124 "a hung guest is killed at the timeout and reported as 124"
+check "$([ $(( $(date +%s) - start )) -lt 20 ] && echo fast)" fast "the hung guest did not outlive timeout + kill grace"
+run panic --cmd true; check "$status" 125 "a guest that dies without a verdict is reported as 125"
+run no-start --cmd true; check "$status" 127 "QEMU failing to start is reported as 127"
+rm -rf "$tmp/results"
+run suite-crash --suites s1
+check "$(grep -c '^ok' "$tmp/results/s1.tap" 2>/dev/null)/$(grep -c '^not ok 2' "$tmp/results/runner-selftest.tap" 2>/dev/null)" "1/1" \
+	"after a crash the suite's TAP is rebuilt from the stream and the runner marks the missing verdict"
+[ "$failed" -eq 0 ]
