@@ -34,7 +34,7 @@ GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE
 DEB_PACKAGES := linux-source-6.12 build-essential flex bison bc libelf-dev \
 	libssl-dev cpio kmod qemu-system-x86 busybox-static dmsetup lvm2 \
 	libdevmapper-dev libyaml-dev fio e2fsprogs xfsprogs btrfs-progs \
-	xz-utils python3 util-linux
+	xz-utils python3 util-linux patch
 
 .PHONY: help deps kernel module userspace guest-tools image run test unit-test \
 	guest-test bench shell clean distclean check-runner

@@ -91,8 +91,7 @@ install -m 0644 "$here/guest/tap.sh" "$root/opt/wberr/libexec/tap.sh"
 
 busybox=/bin/busybox
 [ -x "$busybox" ] || { echo "mkimage: busybox-static missing (make deps)" >&2; exit 1; }
-file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
-	ldd "$busybox" 2>&1 | grep -q 'not a dynamic' ||
+ldd "$busybox" 2>&1 | grep -q 'not a dynamic' ||
 	{ echo "mkimage: $busybox is not static (install busybox-static)" >&2; exit 1; }
 cp "$busybox" "$root/usr/bin/busybox"
 
