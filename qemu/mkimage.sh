@@ -88,10 +88,11 @@ done
 install -m 0755 "$here/guest/init" "$root/init"
 install -m 0755 "$here/guest/run-suites" "$root/opt/wberr/libexec/run-suites"
 install -m 0644 "$here/guest/tap.sh" "$root/opt/wberr/libexec/tap.sh"
+install -m 0755 "$here/guest/bench-dm.sh" "$root/opt/wberr/libexec/bench-dm.sh"
 
 busybox=/bin/busybox
 [ -x "$busybox" ] || { echo "mkimage: busybox-static missing (make deps)" >&2; exit 1; }
-ldd "$busybox" 2>&1 | grep -q 'not a dynamic' ||
+case "$(ldd "$busybox" 2>&1)" in *'not a dynamic'*) ;; *) false ;; esac ||
 	{ echo "mkimage: $busybox is not static (install busybox-static)" >&2; exit 1; }
 cp "$busybox" "$root/usr/bin/busybox"
 
