@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "agent.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct agent_req {
+	int step;		/* -1: exit */
+	int child_sock;
+};
+
+struct afd {
+	char name[NAME_LEN];
+	int fd;
+	char path[PATH_LEN * 2];
+	int oflags;
+	void *map;
+	size_t maplen;
+};
+
+struct agent_state {
+	struct agents *a;
+	int sock;
+	int nfds;
+	struct afd fds[64];
+};
+
+static sigjmp_buf bus_jmp;
+static void on_sigbus(int sig) { (void)sig; siglongjmp(bus_jmp, 1); }
+
+static struct afd *afd_find(struct agent_state *s, const char *name)
+{
+	for (int i = 0; i < s->nfds; i++)
+		if (!strcmp(s->fds[i].name, name) && (s->fds[i].fd >= 0 || s->fds[i].map))
+			return &s->fds[i];
+	return NULL;
+}
+
+static struct afd *afd_new(struct agent_state *s, const char *name)
+{
+	struct afd *f = NULL;
+
+	for (int i = 0; i < s->nfds; i++)
+		if (!strcmp(s->fds[i].name, name))
+			f = &s->fds[i];
+	if (!f && s->nfds < 64)
+		f = &s->fds[s->nfds++];
+	if (!f)
+		return NULL;
+	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->fd = -1;
+	return f;
+}
+
+static void full_path(struct agent_state *s, const char *rel, char *out, size_t len)
+{
+	if (!strcmp(rel, "@dev"))
+		snprintf(out, len, "%s", s->a->dev);
+	else
+		snprintf(out, len, "%s/%s", s->a->mnt, rel);
+}
+
+static void *pattern_buf(size_t size, unsigned pattern)
+{
+	void *b;
+
+	if (posix_memalign(&b, 4096, size ? size : 1))
+		return NULL;
+	memset(b, (int)pattern, size);
+	return b;
+}
+
+/* a store into the mapping; 1 when it raised SIGBUS */
+static __attribute__((noinline)) int store(void *map, const struct step *st)
+{
+	if (sigsetjmp(bus_jmp, 1))
+		return 1;
+	memset((char *)map + st->offset, (int)st->pattern, (size_t)st->size);
+	return 0;
+}
+
+#define RET(x) do { long long _r = (x); r->ret = _r; r->err = _r < 0 ? errno : 0; } while (0)
+
+static void do_step(struct agent_state *s, const struct step *st, int child_sock,
+		    struct agent_resp *r)
+{
+	struct afd *f = NULL;
+	char path[PATH_LEN * 2];
+	struct stat sb;
+	void *buf;
+
+	memset(r, 0, sizeof(*r));
+	if (st->fd[0] && st->op != OP_OPEN) {
+		f = afd_find(s, st->fd);
+		if (!f || (f->fd < 0 && st->op != OP_MSYNC && st->op != OP_STORE && st->op != OP_MUNMAP)) {
+			r->ret = -1;
+			r->err = EBADF;
+			return;
+		}
+	}
+	errno = 0;
+	switch (st->op) {
+	case OP_OPEN: {
+		int fd;
+
+		full_path(s, st->path, path, sizeof(path));
+		fd = open(path, st->oflags, st->mode);
+		RET(fd);
+		if (fd < 0)
+			return;
+		f = afd_new(s, st->fd);
+		if (!f) {
+			close(fd);
+			r->ret = -1;
+			r->err = EMFILE;
+			return;
+		}
+		f->fd = fd;
+		snprintf(f->path, sizeof(f->path), "%s", path);
+		f->oflags = st->oflags;
+		if (!fstat(fd, &sb)) {
+			r->ino = sb.st_ino;
+			r->maj = S_ISBLK(sb.st_mode) ? major(sb.st_rdev) : major(sb.st_dev);
+			r->min = S_ISBLK(sb.st_mode) ? minor(sb.st_rdev) : minor(sb.st_dev);
+		}
+		return;
+	}
+	case OP_CLOSE:
+		RET(close(f->fd));
+		f->fd = -1;
+		return;
+	case OP_DUP: {
+		int fd = dup(f->fd);
+		struct afd *n;
+
+		RET(fd);
+		if (fd < 0)
+			return;
+		n = afd_new(s, st->fd2);
+		f = afd_find(s, st->fd);	/* afd_new may not move entries, but be safe */
+		n->fd = fd;
+		snprintf(n->path, sizeof(n->path), "%s", f->path);
+		n->oflags = f->oflags;
+		return;
+	}
+	case OP_REOPEN: {
+		int fl = f->oflags & ~(O_CREAT | O_EXCL | O_TRUNC), fd;
+
+		close(f->fd);
+		f->fd = -1;
+		fd = open(f->path, fl);
+		RET(fd);
+		if (fd >= 0) {
+			f->fd = fd;
+			if (!fstat(fd, &sb)) {
+				r->ino = sb.st_ino;
+				r->maj = S_ISBLK(sb.st_mode) ? major(sb.st_rdev) : major(sb.st_dev);
+				r->min = S_ISBLK(sb.st_mode) ? minor(sb.st_rdev) : minor(sb.st_dev);
+			}
+		}
+		return;
+	}
+	case OP_WRITE:
+	case OP_PWRITE: {
+		ssize_t n;
+
+		buf = pattern_buf((size_t)st->size, st->pattern);
+		n = st->op == OP_WRITE ? write(f->fd, buf, (size_t)st->size)
+				       : pwrite(f->fd, buf, (size_t)st->size, st->offset);
+		RET(n);
+		free(buf);
+		return;
+	}
+	case OP_PREAD:
+		buf = pattern_buf((size_t)st->size, 0);
+		RET(pread(f->fd, buf, (size_t)st->size, st->offset));
+		free(buf);
+		return;
+	case OP_MMAP: {
+		void *m = mmap(NULL, (size_t)st->size, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, st->offset);
+
+		if (m == MAP_FAILED) {
+			r->ret = -1;
+			r->err = errno;
+			return;
+		}
+		f->map = m;
+		f->maplen = (size_t)st->size;
+		return;
+	}
+	case OP_STORE:
+		if (!f->map || (size_t)(st->offset + st->size) > f->maplen) {
+			r->ret = -1;
+			r->err = f->map ? ERANGE : EBADF;
+			return;
+		}
+		if (store(f->map, st)) {
+			r->ret = -1;
+			r->err = EFAULT;	/* SIGBUS: the page is beyond EOF or unbacked */
+		}
+		return;
+	case OP_MSYNC:
+		if (!f->map) {
+			r->ret = -1;
+			r->err = EBADF;
+			return;
+		}
+		RET(msync(f->map, f->maplen, st->flags));
+		return;
+	case OP_MUNMAP:
+		if (!f->map) {
+			r->ret = -1;
+			r->err = EBADF;
+			return;
+		}
+		RET(munmap(f->map, f->maplen));
+		f->map = NULL;
+		return;
+	case OP_TRUNCATE:
+		RET(ftruncate(f->fd, st->size));
+		return;
+	case OP_FALLOCATE:
+		RET(fallocate(f->fd, st->flags, st->offset, st->size));
+		return;
+	case OP_FSYNC:
+		RET(fsync(f->fd));
+		return;
+	case OP_FDATASYNC:
+		RET(fdatasync(f->fd));
+		return;
+	case OP_SYNCFS:
+		RET(syncfs(f->fd));
+		return;
+	case OP_SYNC_FILE_RANGE:
+		RET(sync_file_range(f->fd, st->offset, st->has_size ? st->size : 0, (unsigned)st->flags));
+		return;
+	case OP_FORK: {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			r->ret = -1;
+			r->err = errno;
+			return;
+		}
+		if (!pid) {
+			s->sock = s->a->peer[child_sock];
+			r->ret = -2;	/* tells the loop: we are the child now */
+			return;
+		}
+		r->pid = pid;
+		r->ret = pid;
+		return;
+	}
+	default:
+		r->ret = -1;
+		r->err = ENOSYS;
+	}
+}
+
+static void agent_loop(struct agents *a, int sock)
+{
+	struct agent_state s = { .a = a, .sock = sock };
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	struct sigaction ign = { .sa_handler = SIG_IGN, .sa_flags = SA_NOCLDWAIT };
+
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGCHLD, &ign, NULL);
+	for (;;) {
+		struct agent_req q;
+		struct agent_resp r;
+		ssize_t n = read(s.sock, &q, sizeof(q));
+
+		if (n != sizeof(q) || q.step < 0) {
+			if (n == sizeof(q)) {
+				memset(&r, 0, sizeof(r));
+				if (write(s.sock, &r, sizeof(r)) < 0)
+					_exit(1);
+			}
+			_exit(0);
+		}
+		do_step(&s, &a->sc->steps[q.step], q.child_sock, &r);
+		if (r.ret == -2) {
+			/* the new child answers nothing for the fork itself */
+			continue;
+		}
+		if (write(s.sock, &r, sizeof(r)) != sizeof(r))
+			_exit(1);
+	}
+}
+
+int agents_start(struct agents *a, const struct scenario *sc, int nprocs,
+		 const char *mnt, const char *dev)
+{
+	int sv[2];
+
+	memset(a, 0, sizeof(*a));
+	a->sc = sc;
+	snprintf(a->mnt, sizeof(a->mnt), "%s", mnt);
+	snprintf(a->dev, sizeof(a->dev), "%s", dev);
+	if (nprocs > AGENT_MAX)
+		return -1;
+	for (int i = 0; i < nprocs; i++) {
+		if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv))
+			return -1;
+		a->ctl[i] = sv[0];
+		a->peer[i] = sv[1];
+		fcntl(sv[0], F_SETFD, FD_CLOEXEC);
+		fcntl(sv[1], F_SETFD, FD_CLOEXEC);
+	}
+	a->n = nprocs;
+	fflush(NULL);
+	a->main_pid = fork();
+	if (a->main_pid < 0)
+		return -1;
+	if (!a->main_pid) {
+		for (int i = 0; i < nprocs; i++)
+			close(a->ctl[i]);
+		agent_loop(a, a->peer[0]);
+		_exit(0);
+	}
+	for (int i = 0; i < nprocs; i++)
+		close(a->peer[i]);
+	return 0;
+}
+
+static int read_timeout(int fd, void *buf, size_t len, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int rc = poll(&p, 1, timeout_ms);
+
+	if (rc <= 0)
+		return -1;
+	return read(fd, buf, len) == (ssize_t)len ? 0 : -1;
+}
+
+int agent_call(struct agents *a, int sock, int step, int child_sock, struct agent_resp *r,
+	       int timeout_ms)
+{
+	struct agent_req q = { .step = step, .child_sock = child_sock };
+
+	if (sock < 0 || sock >= a->n)
+		return -1;
+	if (write(a->ctl[sock], &q, sizeof(q)) != sizeof(q))
+		return -1;
+	return read_timeout(a->ctl[sock], r, sizeof(*r), timeout_ms);
+}
+
+void agents_stop(struct agents *a, const int *alive)
+{
+	struct agent_req q = { .step = -1 };
+	struct agent_resp r;
+	int st;
+
+	for (int i = a->n - 1; i >= 0; i--) {
+		if (alive && !alive[i])
+			continue;
+		if (write(a->ctl[i], &q, sizeof(q)) == sizeof(q))
+			read_timeout(a->ctl[i], &r, sizeof(r), 5000);
+	}
+	for (int i = 0; i < a->n; i++)
+		close(a->ctl[i]);
+	if (a->main_pid > 0) {
+		kill(a->main_pid, SIGKILL);
+		waitpid(a->main_pid, &st, 0);
+	}
+	a->n = 0;
+}

@@ -1,0 +1,792 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Executing an instance: create the wberr device over the scratch disk,
+ * make and mount the filesystem, run each step in the named process, then
+ * after each step read the fault log and the trace, attribute every failed
+ * write to an inode (FIEMAP extents, then the trace), feed the errseq model
+ * and judge the step.
+ */
+#include "exec.h"
+#include "agent.h"
+#include "dm.h"
+#include "names.h"
+#include "oracle.h"
+#include "sys.h"
+#include "trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+
+#define MAX_EXT 64
+#define MAX_RULES 32
+#define LOGBUF (1 << 20)
+
+struct ext { uint64_t first, last; };
+
+struct rule {
+	char id[NAME_LEN];
+	int nk;
+	unsigned kid[MAX_EXT];
+};
+
+struct run {
+	const struct exec_cfg *cfg;
+	const struct instance *inst;
+	const struct scenario *sc;
+	struct inst_result *res;
+	int fs;
+	char wdev[256];		/* /dev/mapper/<dmname> */
+	char dev[256];		/* what the filesystem sits on */
+	uint64_t dev_offset;	/* sectors of dev inside wdev */
+	int mounted, created;
+	struct oracle o;
+	struct agents ag;
+	int sock_of[OR_MAX_PROCS];
+	char pname[OR_MAX_PROCS][NAME_LEN];
+	int nproc, nsock;
+	int alive[AGENT_MAX];
+	struct rule rules[MAX_RULES];
+	int nrules;
+	uint64_t next_seq;
+	struct log_entry *log;
+	int nlog, caplog;
+	struct {
+		unsigned long ino;
+		int known;
+		struct ext ext[MAX_EXT];
+		int next;
+		int last_log;	/* index of the last fault attributed to it */
+	} in[OR_MAX_INODES];
+	char *logbuf;
+};
+
+static void add_msg(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add_msg(char *msg, size_t len, const char *fmt, ...)
+{
+	size_t off = strlen(msg);
+	va_list ap;
+
+	if (off + 3 >= len)
+		return;
+	if (off)
+		off += (size_t)snprintf(msg + off, len - off, "; ");
+	va_start(ap, fmt);
+	vsnprintf(msg + off, len - off, fmt, ap);
+	va_end(ap);
+}
+
+static const char *fs_type(int fs) { return fs_names[fs]; }
+
+static int sock_of(struct run *r, const char *proc)
+{
+	for (int i = 0; i < r->nproc; i++)
+		if (!strcmp(r->pname[i], proc))
+			return r->sock_of[i];
+	return -1;
+}
+
+static void mount_opts(const struct run *r, char *buf, size_t len)
+{
+	const struct scenario *sc = r->sc;
+
+	buf[0] = 0;
+	if (r->fs == FS_EXT4 && sc->data_mode != DM_DEFAULT)
+		snprintf(buf, len, "data=%s%s%s", data_mode_names[sc->data_mode],
+			 sc->mount_opts[0] ? "," : "", sc->mount_opts);
+	else
+		snprintf(buf, len, "%s", sc->mount_opts);
+}
+
+static int do_mount(struct run *r)
+{
+	char opts[TEXT_LEN + 32];
+
+	mount_opts(r, opts, sizeof(opts));
+	if (mount(r->dev, r->cfg->mnt, fs_type(r->fs), 0, opts[0] ? opts : NULL))
+		return -errno;
+	r->mounted = 1;
+	return 0;
+}
+
+static int setup(struct run *r)
+{
+	char out[4096];
+	uint64_t sectors = (uint64_t)r->sc->size_mb * 2048;
+	const char *mkfs = NULL;
+	int rc;
+
+	snprintf(r->wdev, sizeof(r->wdev), "/dev/mapper/%s", r->cfg->dmname);
+	if (dm_create(r->cfg->dmname, r->cfg->disk, sectors, r->cfg->seed, out, sizeof(out))) {
+		snprintf(r->res->reason, sizeof(r->res->reason), "dmsetup create failed: %.900s", out);
+		return -1;
+	}
+	r->created = 1;
+	snprintf(r->dev, sizeof(r->dev), "%s", r->wdev);
+	if (r->sc->lvm) {
+		/* no udev in the guest: lvm must create its nodes itself */
+		const char *cfg = "--config 'activation { udev_sync = 0 udev_rules = 0 verify_udev_operations = 1 } devices { obtain_device_list_from_udev = 0 }'";
+
+		rc = run_cmd(out, sizeof(out), "lvm pvcreate -ff -y %s %s && lvm vgcreate %s wberrvg %s && "
+			     "lvm lvcreate %s -y -n lv -l 100%%FREE wberrvg && lvm vgmknodes %s wberrvg",
+			     cfg, r->wdev, cfg, r->wdev, cfg, cfg);
+		if (rc) {
+			snprintf(r->res->reason, sizeof(r->res->reason), "lvm setup failed: %.900s", out);
+			return -1;
+		}
+		snprintf(r->dev, sizeof(r->dev), "/dev/mapper/wberrvg-lv");
+		/* "0 <len> linear 253:0 <offset>" */
+		rc = run_cmd(out, sizeof(out), "dmsetup table wberrvg-lv");
+		{
+			unsigned long long s, l, off;
+			char tgt[32], d[64];
+
+			if (rc || sscanf(out, "%llu %llu %31s %63s %llu", &s, &l, tgt, d, &off) != 5) {
+				snprintf(r->res->reason, sizeof(r->res->reason), "cannot read LV table: %.900s", out);
+				return -1;
+			}
+			r->dev_offset = off;
+		}
+	}
+	switch (r->fs) {
+	case FS_EXT4: mkfs = "mkfs.ext4 -F -q -E lazy_itable_init=0,lazy_journal_init=0"; break;
+	case FS_EXT2: mkfs = "mkfs.ext2 -F -q -E lazy_itable_init=0"; break;
+	case FS_XFS: mkfs = "mkfs.xfs -f -q"; break;
+	case FS_BTRFS: mkfs = "mkfs.btrfs -f -q"; break;
+	}
+	if (mkfs) {
+		rc = run_cmd(out, sizeof(out), "%s %s %s", mkfs, r->sc->mkfs_opts, r->dev);
+		if (rc) {
+			snprintf(r->res->reason, sizeof(r->res->reason), "mkfs failed (%d): %.900s", rc, out);
+			return -1;
+		}
+		mkdir(r->cfg->mnt, 0755);
+		rc = do_mount(r);
+		if (rc) {
+			snprintf(r->res->reason, sizeof(r->res->reason), "mount %s on %s: %s",
+				 r->dev, r->cfg->mnt, strerror(-rc));
+			return -1;
+		}
+	}
+	/* only the scenario's own faults from here on */
+	dm_message(r->cfg->dmname, "clear", out, sizeof(out));
+	dm_message(r->cfg->dmname, "log_clear", out, sizeof(out));
+	r->next_seq = 0;
+	if (!dm_message(r->cfg->dmname, "status", out, sizeof(out))) {
+		/* not a message every build accepts; harmless */
+	}
+	return 0;
+}
+
+static void teardown(struct run *r)
+{
+	char out[4096];
+
+	if (r->ag.n)
+		agents_stop(&r->ag, r->alive);
+	if (r->created)
+		dm_message(r->cfg->dmname, "clear", out, sizeof(out));
+	if (r->mounted) {
+		sync();
+		if (umount(r->cfg->mnt))
+			umount2(r->cfg->mnt, MNT_DETACH);
+		r->mounted = 0;
+	}
+	if (r->sc->lvm && r->created) {
+		run_cmd(out, sizeof(out), "lvm vgchange --config 'activation { udev_sync = 0 udev_rules = 0 }' -an wberrvg; "
+			"lvm vgremove -ff -y wberrvg; dmsetup remove wberrvg-lv 2>/dev/null; true");
+	}
+	if (r->created)
+		dm_remove(r->cfg->dmname);
+	r->created = 0;
+}
+
+/* FIEMAP the file's allocated extents, in sectors of the wberr device */
+static int fiemap_path(struct run *r, const char *rel, struct ext *out, int max)
+{
+	char path[PATH_LEN * 2];
+	struct {
+		struct fiemap fm;
+		struct fiemap_extent fe[MAX_EXT];
+	} q;
+	int fd, n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", r->cfg->mnt, rel);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	memset(&q, 0, sizeof(q));
+	q.fm.fm_length = FIEMAP_MAX_OFFSET;
+	q.fm.fm_extent_count = MAX_EXT;
+	if (ioctl(fd, FS_IOC_FIEMAP, &q.fm)) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	close(fd);
+	for (unsigned i = 0; i < q.fm.fm_mapped_extents && n < max; i++) {
+		const struct fiemap_extent *fe = &q.fe[i];
+
+		if (fe->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
+				    FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_NOT_ALIGNED))
+			continue;
+		out[n].first = fe->fe_physical / 512 + r->dev_offset;
+		out[n].last = (fe->fe_physical + fe->fe_length) / 512 - 1 + r->dev_offset;
+		n++;
+	}
+	return n;
+}
+
+/* remember every extent a tracked file has had */
+static void refresh_extents(struct run *r)
+{
+	if (r->fs == FS_RAW || !r->mounted)
+		return;
+	for (int i = 0; i < r->o.ninodes; i++) {
+		struct ext e[MAX_EXT];
+		int n;
+
+		if (!r->o.inode[i].linked || r->o.inode[i].path[0] == '@')
+			continue;
+		n = fiemap_path(r, r->o.inode[i].path, e, MAX_EXT);
+		for (int k = 0; k < n; k++) {
+			int dup = 0;
+
+			for (int j = 0; j < r->in[i].next; j++)
+				dup |= r->in[i].ext[j].first == e[k].first && r->in[i].ext[j].last == e[k].last;
+			if (!dup && r->in[i].next < MAX_EXT)
+				r->in[i].ext[r->in[i].next++] = e[k];
+		}
+	}
+}
+
+static int inode_by_sector(struct run *r, uint64_t first, uint64_t nr)
+{
+	uint64_t last = first + (nr ? nr : 1) - 1;
+
+	for (int i = 0; i < r->o.ninodes; i++)
+		for (int j = 0; j < r->in[i].next; j++)
+			if (first <= r->in[i].ext[j].last && last >= r->in[i].ext[j].first)
+				return i;
+	return -1;
+}
+
+static int inode_by_ino(struct run *r, unsigned long ino)
+{
+	for (int i = 0; i < r->o.ninodes; i++)
+		if (r->in[i].known && r->in[i].ino == ino)
+			return i;
+	return -1;
+}
+
+static int is_data_write(const struct log_entry *e)
+{
+	return (!strcmp(e->opclass, "write") || !strcmp(e->opclass, "fua")) && e->nr > 0;
+}
+
+static int fetch_log(struct run *r)
+{
+	char msg[64];
+
+	snprintf(msg, sizeof(msg), "log %" PRIu64, r->next_seq);
+	if (dm_message(r->cfg->dmname, msg, r->logbuf, LOGBUF))
+		return -1;
+	dm_parse_log(r->logbuf, r->next_seq, &r->log, &r->nlog, &r->caplog);
+	if (r->nlog)
+		r->next_seq = r->log[r->nlog - 1].seq + 1;
+	return 0;
+}
+
+static void note_open(struct run *r, const char *path, const struct agent_resp *ar)
+{
+	int i = oracle_inode(&r->o, path, 0);
+
+	if (i < 0)
+		return;
+	r->in[i].known = 1;
+	/* a device's pages live in the bdev inode, numbered by the kernel dev_t */
+	r->in[i].ino = r->fs == FS_RAW && path[0] == '@' ? ((unsigned long)ar->maj << 20) | ar->min : ar->ino;
+}
+
+static int program_fault(struct run *r, const struct step *st, char *msg, size_t len)
+{
+	const struct fault_spec *f = &st->fault;
+	const char *status = strcmp(f->status, "$status") ? f->status : r->inst->status;
+	struct rule *ru;
+	struct ext e[MAX_EXT];
+	int n = 1;
+	char cmd[512], out[4096];
+
+	if (r->nrules == MAX_RULES)
+		return -ENOSPC;
+	ru = &r->rules[r->nrules];
+	memset(ru, 0, sizeof(*ru));
+	snprintf(ru->id, sizeof(ru->id), "%s", f->id);
+	if (f->file[0]) {
+		if (r->fs == FS_RAW) {
+			add_msg(msg, len, "file-targeted faults need a filesystem");
+			return -EINVAL;
+		}
+		n = fiemap_path(r, f->file, e, MAX_EXT);
+		if (n < 0) {
+			add_msg(msg, len, "FIEMAP %s: %s", f->file, strerror(-n));
+			return n;
+		}
+		if (n == 0) {
+			add_msg(msg, len, "%s has no allocated extents yet (delayed allocation): "
+				"fsync or fallocate it before targeting it", f->file);
+			return -ENODATA;
+		}
+	}
+	for (int k = 0; k < n; k++) {
+		char *end;
+		unsigned long id;
+
+		dm_format_add(f, status, f->file[0] != 0, f->file[0] ? e[k].first : 0,
+			      f->file[0] ? e[k].last : 0, cmd, sizeof(cmd));
+		if (dm_message(r->cfg->dmname, cmd, out, sizeof(out))) {
+			add_msg(msg, len, "'%s' refused: %.300s", cmd, out);
+			return -EINVAL;
+		}
+		id = strtoul(out, &end, 10);
+		if (end == out) {
+			add_msg(msg, len, "'%s': no rule id in \"%.100s\"", cmd, out);
+			return -EINVAL;
+		}
+		ru->kid[ru->nk++] = (unsigned)id;
+		add_msg(msg, len, "rule %lu: %s", id, cmd);
+	}
+	r->nrules++;
+	return 0;
+}
+
+static int remove_fault(struct run *r, const char *id, char *msg, size_t len)
+{
+	char cmd[64], out[1024];
+
+	for (int i = 0; i < r->nrules; i++) {
+		if (strcmp(r->rules[i].id, id))
+			continue;
+		for (int k = 0; k < r->rules[i].nk; k++) {
+			snprintf(cmd, sizeof(cmd), "remove %u", r->rules[i].kid[k]);
+			if (dm_message(r->cfg->dmname, cmd, out, sizeof(out))) {
+				add_msg(msg, len, "'%s' refused: %.200s", cmd, out);
+				return -EINVAL;
+			}
+		}
+		r->rules[i].id[0] = 0;
+		r->rules[i].nk = 0;
+		return 0;
+	}
+	add_msg(msg, len, "no fault with id '%s'", id);
+	return -ENOENT;
+}
+
+static int is_sync_op(const struct run *r, const struct step *st)
+{
+	int i;
+
+	switch (st->op) {
+	case OP_FSYNC: case OP_FDATASYNC: case OP_SYNCFS: case OP_MSYNC: case OP_SYNC_FILE_RANGE:
+		return 1;
+	case OP_WRITE: case OP_PWRITE:
+		i = oracle_find_fd(&r->o, st->proc, st->fd);
+		return i >= 0 && r->o.fd[i].ofd >= 0 &&
+		       (r->o.ofd[r->o.fd[i].ofd].oflags & (O_SYNC | O_DSYNC));
+	}
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* run the step itself; returns <0 when the instance cannot go on */
+static int run_step(struct run *r, int i, struct step_result *sr, struct agent_resp *ar)
+{
+	const struct step *st = &r->sc->steps[i];
+	int sock = -1, rc;
+	char path[PATH_LEN * 2];
+
+	memset(ar, 0, sizeof(*ar));
+	switch (st->op) {
+	case OP_SYNC:
+		sync();
+		return 0;
+	case OP_DROP_CACHES: {
+		char v[4];
+
+		snprintf(v, sizeof(v), "%u", st->value);
+		sync();
+		if (write_file("/proc/sys/vm/drop_caches", v))
+			sr->err = errno;
+		return 0;
+	}
+	case OP_UMOUNT:
+		if (umount(r->cfg->mnt))
+			sr->err = errno;
+		else
+			r->mounted = 0;
+		return 0;
+	case OP_MOUNT:
+		rc = do_mount(r);
+		sr->err = -rc;
+		return 0;
+	case OP_UNLINK:
+		snprintf(path, sizeof(path), "%s/%s", r->cfg->mnt, st->path);
+		if (unlink(path))
+			sr->err = errno;
+		return 0;
+	case OP_SLEEP:
+		usleep(st->value * 1000u);
+		return 0;
+	case OP_FAULT:
+		rc = program_fault(r, st, sr->msg, sizeof(sr->msg));
+		sr->err = rc < 0 ? -rc : 0;
+		return 0;
+	case OP_UNFAULT:
+		rc = remove_fault(r, st->fault.id, sr->msg, sizeof(sr->msg));
+		sr->err = rc < 0 ? -rc : 0;
+		return 0;
+	case OP_CLEAR_FAULTS: {
+		char out[1024];
+
+		if (dm_message(r->cfg->dmname, "clear", out, sizeof(out)))
+			sr->err = EINVAL;
+		r->nrules = 0;
+		return 0;
+	}
+	case OP_FORK:
+		if (r->nsock >= r->ag.n || r->nproc >= OR_MAX_PROCS) {
+			add_msg(sr->msg, sizeof(sr->msg), "too many processes");
+			return -1;
+		}
+		sock = sock_of(r, st->proc);
+		if (agent_call(&r->ag, sock, i, r->nsock, ar, 120000)) {
+			add_msg(sr->msg, sizeof(sr->msg), "process %s did not answer", st->proc);
+			return -1;
+		}
+		sr->ret = ar->ret;
+		sr->err = ar->err;
+		if (!ar->err) {
+			snprintf(r->pname[r->nproc], NAME_LEN, "%s", st->fd2);
+			r->sock_of[r->nproc++] = r->nsock;
+			r->alive[r->nsock++] = 1;
+		}
+		return 0;
+	case OP_EXIT:
+		sock = sock_of(r, st->proc);
+		{
+			int q[2] = { -1, 0 };
+
+			if (sock < 0 || write(r->ag.ctl[sock], q, sizeof(q)) != sizeof(q) ||
+			    read(r->ag.ctl[sock], ar, sizeof(*ar)) != sizeof(*ar))
+				sr->err = ESRCH;
+			else
+				r->alive[sock] = 0;
+		}
+		return 0;
+	default:
+		sock = sock_of(r, st->proc);
+		if (sock < 0 || !r->alive[sock]) {
+			sr->err = ESRCH;
+			add_msg(sr->msg, sizeof(sr->msg), "no live process '%s'", st->proc);
+			return 0;
+		}
+		if (agent_call(&r->ag, sock, i, -1, ar, 300000)) {
+			add_msg(sr->msg, sizeof(sr->msg), "process %s did not answer (hung or died)", st->proc);
+			return -1;
+		}
+		sr->ret = ar->ret;
+		sr->err = ar->err;
+		return 0;
+	}
+}
+
+/* after the step: structural model updates for what succeeded */
+static void model_update(struct run *r, const struct step *st, const struct step_result *sr,
+			 const struct agent_resp *ar)
+{
+	if (sr->err)
+		return;
+	switch (st->op) {
+	case OP_OPEN:
+		oracle_open(&r->o, st->proc, st->fd, st->path, st->oflags);
+		note_open(r, st->path, ar);
+		break;
+	case OP_REOPEN: {
+		int i = oracle_find_fd(&r->o, st->proc, st->fd);
+
+		if (i >= 0) {
+			int ofd = r->o.fd[i].ofd;
+			char path[PATH_LEN];
+			int fl = r->o.ofd[ofd].oflags;
+
+			snprintf(path, sizeof(path), "%s", r->o.inode[r->o.ofd[ofd].inode].path);
+			oracle_close(&r->o, st->proc, st->fd);
+			oracle_open(&r->o, st->proc, st->fd, path, fl);
+			note_open(r, path, ar);
+		}
+		break;
+	}
+	case OP_CLOSE: oracle_close(&r->o, st->proc, st->fd); break;
+	case OP_DUP: oracle_dup(&r->o, st->proc, st->fd, st->fd2); break;
+	case OP_FORK: oracle_fork(&r->o, st->proc, st->fd2); break;
+	case OP_EXIT: oracle_exit(&r->o, st->proc); break;
+	case OP_MMAP: oracle_mmap(&r->o, st->proc, st->fd); break;
+	case OP_MUNMAP: oracle_munmap(&r->o, st->proc, st->fd); break;
+	case OP_UNLINK: oracle_unlink(&r->o, st->path); break;
+	case OP_UMOUNT: oracle_umount(&r->o); break;
+	case OP_DROP_CACHES: oracle_drop_caches(&r->o, st->value); break;
+	}
+}
+
+static void describe_step(const struct step *st, char *buf, size_t len)
+{
+	if (st->fd[0])
+		snprintf(buf, len, "%s(%s)%s%s", op_names[st->op], st->fd,
+			 strcmp(st->proc, "main") ? " in " : "", strcmp(st->proc, "main") ? st->proc : "");
+	else if (st->path[0])
+		snprintf(buf, len, "%s(%.80s)", op_names[st->op], st->path);
+	else
+		snprintf(buf, len, "%s", op_names[st->op]);
+}
+
+int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struct inst_result *res)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	const struct scenario *sc = inst->sc;
+	int nprocs = 1, fatal = 0;
+	double t0 = now_s();
+	const struct blk_status *mbs = inst->status ? blk_status_by_name(inst->status) : NULL;
+	int matrix_errno = mbs ? mbs->err : 0;
+	char *trace_text;
+	struct tr_event *ev = NULL;
+	int nev = 0, capev = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->inst = inst;
+	res->nsteps = sc->nsteps;
+	res->steps = calloc((size_t)sc->nsteps, sizeof(*res->steps));
+	if (!r || !res->steps)
+		return -1;
+	r->cfg = cfg;
+	r->inst = inst;
+	r->sc = sc;
+	r->res = res;
+	r->fs = inst->fs;
+	r->logbuf = malloc(LOGBUF);
+	oracle_init(&r->o, r->fs);
+	for (int i = 0; i < sc->nsteps; i++)
+		nprocs += sc->steps[i].op == OP_FORK;
+	if (nprocs > AGENT_MAX) {
+		snprintf(res->reason, sizeof(res->reason), "too many processes (%d > %d)", nprocs, AGENT_MAX);
+		res->verdict = R_FAIL;
+		goto out;
+	}
+	if (setup(r)) {
+		res->verdict = R_FAIL;
+		goto out;
+	}
+	if (agents_start(&r->ag, sc, nprocs, cfg->mnt, r->fs == FS_RAW ? r->wdev : r->dev)) {
+		snprintf(res->reason, sizeof(res->reason), "cannot start processes: %s", strerror(errno));
+		res->verdict = R_FAIL;
+		goto out;
+	}
+	snprintf(r->pname[0], NAME_LEN, "main");
+	r->sock_of[0] = 0;
+	r->nproc = 1;
+	r->nsock = 1;
+	r->alive[0] = 1;
+	if (cfg->tracefs && trace_setup(cfg->tracefs)) {
+		snprintf(res->reason, sizeof(res->reason), "tracefs setup failed at %s", cfg->tracefs);
+		res->verdict = R_FAIL;
+		goto out;
+	}
+	res->verdict = R_PASS;
+	for (int i = 0; i < sc->nsteps && !fatal; i++) {
+		const struct step *st = &sc->steps[i];
+		struct step_result *sr = &res->steps[i];
+		struct agent_resp ar;
+		struct or_pred pred;
+		struct verdict v;
+		int log_lo, nondata = 0, sync_op, w_lo, w_hi, marks = 0;
+		char what[128], tmsg[512];
+
+		describe_step(st, what, sizeof(what));
+		sync_op = is_sync_op(r, st);
+		if (cfg->tracefs)
+			trace_mark(cfg->tracefs, "B%d", i);
+		if (run_step(r, i, sr, &ar) < 0)
+			fatal = 1;
+		sr->ran = 1;
+		if (cfg->tracefs)
+			trace_mark(cfg->tracefs, "E%d", i);
+		/* what the device failed during the step */
+		log_lo = r->nlog;
+		if (fetch_log(r))
+			add_msg(sr->msg, sizeof(sr->msg), "cannot read the fault log");
+		nev = 0;
+		if (cfg->tracefs && (trace_text = trace_take(cfg->tracefs))) {
+			trace_parse(trace_text, &ev, &nev, &capev);
+			free(trace_text);
+		}
+		/* the call's own window: between B<i> and E<i> */
+		w_lo = 0;
+		w_hi = nev;
+		for (int k = 0; k < nev; k++) {
+			char b[16], e[16];
+
+			snprintf(b, sizeof(b), "B%d", i);
+			snprintf(e, sizeof(e), "E%d", i);
+			if (ev[k].kind == TR_MARK && !strcmp(ev[k].mark, b)) {
+				w_lo = k;
+				marks++;
+			}
+			if (ev[k].kind == TR_MARK && !strcmp(ev[k].mark, e)) {
+				w_hi = k;
+				marks++;
+			}
+		}
+		if (r->nlog > log_lo)
+			refresh_extents(r);
+		/* the structural change first (an open's inode number is needed to
+		 * attribute by trace), then the recorded errors, then the check */
+		if (st->op == OP_OPEN || st->op == OP_REOPEN)
+			model_update(r, st, sr, &ar);
+		for (int k = log_lo; k < r->nlog; k++) {
+			const struct log_entry *e = &r->log[k];
+			int ino = -1;
+
+			res->nfaults++;
+			if (!e->err)
+				continue;	/* dropped: completed without error */
+			if (!is_data_write(e)) {
+				if (strcmp(e->opclass, "read"))
+					nondata++;
+				add_msg(sr->msg, sizeof(sr->msg), "fault #%" PRIu64 " %s %s sector %" PRIu64 "+%" PRIu64 " %s (not file data)",
+					e->seq, e->opclass, e->flags, e->sector, e->nr, e->status);
+				continue;
+			}
+			if (r->fs == FS_RAW)
+				ino = oracle_inode(&r->o, "@dev", 1);
+			else
+				ino = inode_by_sector(r, e->sector, e->nr);
+			if (ino < 0) {
+				/* not in any extent we know: ask the trace which inode got it */
+				for (int t = 0; t < nev && ino < 0; t++)
+					if (ev[t].kind == TR_SET)
+						ino = inode_by_ino(r, ev[t].ino);
+			}
+			if (ino < 0) {
+				nondata++;
+				add_msg(sr->msg, sizeof(sr->msg), "fault #%" PRIu64 " write sector %" PRIu64 "+%" PRIu64 " %s hit no tracked file (metadata?)",
+					e->seq, e->sector, e->nr, e->status);
+				continue;
+			}
+			oracle_record(&r->o, ino, fs_data_errno(r->fs, e->err));
+			r->in[ino].last_log = k + 1;
+			/* cross-check: the kernel must have recorded it on that inode */
+			if (cfg->tracefs && r->in[ino].known) {
+				int seen = 0;
+
+				for (int t = 0; t < nev; t++)
+					seen |= ev[t].kind == TR_SET && ev[t].ino == r->in[ino].ino;
+				if (!seen) {
+					sr->pass = 0;
+					res->verdict = R_FAIL;
+					add_msg(sr->msg, sizeof(sr->msg),
+						"CROSS-CHECK: fault #%" PRIu64 " (%s sector %" PRIu64 ") hit %s but no filemap_set_wb_err on ino %#lx",
+						e->seq, e->status, e->sector, r->o.inode[ino].path, r->in[ino].ino);
+				}
+			}
+		}
+		memset(&pred, 0, sizeof(pred));
+		if (sync_op && !sr->err && sr->ret < 0)
+			sr->err = EIO;
+		if (sync_op && oracle_sync(&r->o, st->op, st->proc, st->fd, st->flags, &pred) == 0 && pred.valid) {
+			sr->checked = 1;
+			res->nchecked++;
+			res->nreported += sr->err != 0;
+			oracle_judge(&pred, sr->err, st, r->fs, matrix_errno, nondata, &v);
+		} else {
+			oracle_judge(NULL, sr->err, st, r->fs, matrix_errno, nondata, &v);
+		}
+		sr->explicit_ = v.explicit_;
+		sr->expected = v.expected;
+		sr->pass = v.pass && !strstr(sr->msg, "CROSS-CHECK");
+		if (v.msg[0])
+			add_msg(sr->msg, sizeof(sr->msg), "%s", v.msg);
+		/* the trace must agree with the model's cursor move */
+		if (pred.valid && cfg->tracefs && pred.inode >= 0 && r->in[pred.inode].known && marks == 2) {
+			struct tr_advance adv[64];
+			int na = 0;
+
+			for (int t = w_lo; t < w_hi && na < 64; t++)
+				if (ev[t].kind == TR_ADVANCE) {
+					adv[na].ino = ev[t].ino;
+					adv[na].old = ev[t].a;
+					adv[na].new_ = ev[t].b;
+					na++;
+				}
+			if (!oracle_check_trace(&pred, r->in[pred.inode].ino, adv, na, tmsg, sizeof(tmsg))) {
+				sr->pass = 0;
+				add_msg(sr->msg, sizeof(sr->msg), "CROSS-CHECK: %s", tmsg);
+			} else if (tmsg[0]) {
+				add_msg(sr->msg, sizeof(sr->msg), "%s", tmsg);
+			}
+		}
+		/* an error reported from errseq must come from a logged fault */
+		if (sr->err && pred.valid && pred.err && pred.inode >= 0) {
+			int k = r->in[pred.inode].last_log - 1;
+
+			if (k >= 0)
+				add_msg(sr->msg, sizeof(sr->msg), "from fault #%" PRIu64 " %s sector %" PRIu64 "+%" PRIu64 " %s",
+					r->log[k].seq, r->log[k].opclass, r->log[k].sector, r->log[k].nr, r->log[k].status);
+		}
+		if (sr->err && !r->nlog && st->op != OP_FAULT && st->op != OP_UNFAULT) {
+			if (!v.explicit_) {
+				sr->pass = 0;
+				add_msg(sr->msg, sizeof(sr->msg), "CROSS-CHECK: an error although the device failed nothing");
+			}
+		}
+		if (st->op != OP_OPEN && st->op != OP_REOPEN)
+			model_update(r, st, sr, &ar);
+		if (!sr->pass) {
+			res->verdict = R_FAIL;
+			if (!res->reason[0])
+				snprintf(res->reason, sizeof(res->reason), "step %d %.60s (%.100s:%d): %.700s", i + 1, what,
+					 sc->file, st->line, sr->msg);
+		}
+		if (cfg->verbose)
+			fprintf(stderr, "  [%s] step %d %-24s -> %-10s %s %s\n", inst->id, i + 1, what,
+				errno_name(sr->err), sr->pass ? "ok" : "FAIL", sr->msg);
+	}
+	if (fatal && res->verdict == R_PASS)
+		res->verdict = R_FAIL;
+out:
+	teardown(r);
+	free(ev);
+	free(r->log);
+	free(r->logbuf);
+	free(r);
+	res->secs = now_s() - t0;
+	return 0;
+}

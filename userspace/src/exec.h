@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Running one instance in the guest: device, filesystem, steps, checks. */
+#ifndef WBERR_EXEC_H
+#define WBERR_EXEC_H
+
+#include <stdint.h>
+#include "result.h"
+
+struct exec_cfg {
+	const char *disk;	/* scratch disk under the wberr device */
+	const char *mnt;	/* mount point */
+	const char *tracefs;	/* tracefs root, NULL to skip tracing */
+	const char *dmname;	/* name of the wberr device */
+	uint64_t seed;
+	int verbose;
+};
+
+int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struct inst_result *res);
+
+#endif

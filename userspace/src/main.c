@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wberr-run: run YAML writeback-error scenarios against dm-wberr and judge
+ * every sync result against the errseq model.  See scenarios/README.md.
+ */
+#include "exec.h"
+#include "names.h"
+#include "parse.h"
+#include "report.h"
+#include "sys.h"
+
+#include <fnmatch.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: wberr-run [options] SCENARIO_FILE_OR_DIR...\n"
+		"  --list            print the instances (fs/name[status]) and exit\n"
+		"  --check           parse and validate only\n"
+		"  --filter GLOB     run only instances whose id matches (repeatable)\n"
+		"  --seed N          PRNG seed for the wberr table (default 1)\n"
+		"  --junit FILE      also write JUnit XML\n"
+		"  --results DIR     write summary.md and errno-fidelity.{md,csv} there\n"
+		"  --disk DEV        scratch disk (default: first of $WBERR_DISKS)\n"
+		"  --mnt DIR         mount point (default /mnt/wberr)\n"
+		"  --tracefs DIR     tracefs root (default /sys/kernel/tracing; 'none' disables)\n"
+		"  --verbose         log every step and command on stderr\n"
+		"Exit status: 0 when every instance passed, 1 when one failed, 2 on usage or scenario errors.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "list", no_argument, NULL, 'l' }, { "check", no_argument, NULL, 'c' },
+		{ "filter", required_argument, NULL, 'f' }, { "seed", required_argument, NULL, 's' },
+		{ "junit", required_argument, NULL, 'j' }, { "results", required_argument, NULL, 'r' },
+		{ "disk", required_argument, NULL, 'd' }, { "mnt", required_argument, NULL, 'm' },
+		{ "tracefs", required_argument, NULL, 't' }, { "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' }, { 0 }
+	};
+	struct exec_cfg cfg = { .mnt = "/mnt/wberr", .tracefs = "/sys/kernel/tracing",
+				.dmname = "wberr-run", .seed = 1 };
+	const char *filters[32], *junit = NULL, *results = NULL;
+	int nfilters = 0, list = 0, check = 0, c, ninst, nsel = 0, failed = 0;
+	struct scenario_set set = { 0 };
+	struct instance *inst = NULL, **sel;
+	struct inst_result *res;
+	char err[2048], diskbuf[256];
+
+	while ((c = getopt_long(argc, argv, "lcf:s:j:r:d:m:t:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l': list = 1; break;
+		case 'c': check = 1; break;
+		case 'f':
+			if (nfilters < 32)
+				filters[nfilters++] = optarg;
+			break;
+		case 's': cfg.seed = strtoull(optarg, NULL, 0); break;
+		case 'j': junit = optarg; break;
+		case 'r': results = optarg; break;
+		case 'd': cfg.disk = optarg; break;
+		case 'm': cfg.mnt = optarg; break;
+		case 't': cfg.tracefs = strcmp(optarg, "none") ? optarg : NULL; break;
+		case 'v': cfg.verbose = sys_verbose = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	for (int i = optind; i < argc; i++)
+		if (parse_path(argv[i], &set, err, sizeof(err))) {
+			fprintf(stderr, "wberr-run: %s\n", err);
+			scenario_set_free(&set);
+			return 2;
+		}
+	ninst = expand_instances(&set, &inst);
+	sel = calloc((size_t)ninst + 1, sizeof(*sel));
+	for (int i = 0; i < ninst; i++) {
+		int ok = !nfilters;
+
+		for (int k = 0; k < nfilters; k++)
+			ok |= !fnmatch(filters[k], inst[i].id, 0);
+		if (ok)
+			sel[nsel++] = &inst[i];
+	}
+	if (check) {
+		printf("%d scenarios, %d instances, %d selected: OK\n", set.n, ninst, nsel);
+		return 0;
+	}
+	if (list) {
+		for (int i = 0; i < nsel; i++)
+			printf("%s\n", sel[i]->id);
+		return 0;
+	}
+	if (!cfg.disk) {
+		const char *d = getenv("WBERR_DISKS");
+
+		if (!d || !*d) {
+			fprintf(stderr, "wberr-run: no --disk and WBERR_DISKS is empty\n");
+			return 2;
+		}
+		snprintf(diskbuf, sizeof(diskbuf), "%s", d);
+		diskbuf[strcspn(diskbuf, " ")] = 0;
+		cfg.disk = diskbuf;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	/* only the scenario's own writeback: no periodic flusher in the middle */
+	write_file("/proc/sys/vm/dirty_writeback_centisecs", "0");
+	write_file("/proc/sys/vm/dirty_expire_centisecs", "360000");
+	res = calloc((size_t)nsel + 1, sizeof(*res));
+	report_tap_begin(stdout, nsel);
+	for (int i = 0; i < nsel; i++) {
+		if (cfg.verbose)
+			fprintf(stderr, "== %s\n", sel[i]->id);
+		exec_instance(&cfg, sel[i], &res[i]);
+		failed += res[i].verdict == R_FAIL;
+		report_tap_result(stdout, i + 1, &res[i]);
+	}
+	write_file("/proc/sys/vm/dirty_writeback_centisecs", "500");
+	write_file("/proc/sys/vm/dirty_expire_centisecs", "3000");
+	report_summary(stdout, "# ", res, nsel);
+	if (junit && report_junit(junit, res, nsel))
+		fprintf(stderr, "wberr-run: cannot write %s\n", junit);
+	if (results) {
+		char path[1024];
+		FILE *f;
+
+		mkdir(results, 0755);
+		snprintf(path, sizeof(path), "%s/summary.md", results);
+		f = fopen(path, "w");
+		if (f) {
+			fprintf(f, "# wberr-run summary\n\n```\n");
+			report_summary(f, "", res, nsel);
+			fprintf(f, "```\n");
+			fclose(f);
+		}
+		if (report_fidelity(results, res, nsel) < 0)
+			fprintf(stderr, "wberr-run: cannot write the errno-fidelity table in %s\n", results);
+	}
+	for (int i = 0; i < nsel; i++)
+		free(res[i].steps);
+	free(res);
+	free(sel);
+	free(inst);
+	scenario_set_free(&set);
+	return failed ? 1 : 0;
+}

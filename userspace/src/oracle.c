@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "oracle.h"
+#include "names.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+void oracle_init(struct oracle *o, int fs)
+{
+	memset(o, 0, sizeof(*o));
+	o->fs = fs;
+	oracle_proc(o, "main");
+}
+
+int oracle_proc(struct oracle *o, const char *name)
+{
+	for (int i = 0; i < o->nprocs; i++)
+		if (!strcmp(o->proc[i], name))
+			return i;
+	if (o->nprocs == OR_MAX_PROCS)
+		return -1;
+	snprintf(o->proc[o->nprocs], NAME_LEN, "%s", name);
+	o->proc_alive[o->nprocs] = 1;
+	return o->nprocs++;
+}
+
+static int find_proc(const struct oracle *o, const char *name)
+{
+	for (int i = 0; i < o->nprocs; i++)
+		if (!strcmp(o->proc[i], name))
+			return i;
+	return -1;
+}
+
+int oracle_find_fd(const struct oracle *o, const char *proc, const char *name)
+{
+	int p = find_proc(o, proc);
+
+	for (int i = 0; p >= 0 && i < o->nfds; i++)
+		if (o->fd[i].proc == p && !strcmp(o->fd[i].name, name) &&
+		    (o->fd[i].ofd >= 0 || o->fd[i].mapped))
+			return i;
+	return -1;
+}
+
+int oracle_inode(struct oracle *o, const char *path, int create)
+{
+	for (int i = 0; i < o->ninodes; i++)
+		if (o->inode[i].linked && !strcmp(o->inode[i].path, path))
+			return i;
+	if (!create || o->ninodes == OR_MAX_INODES)
+		return -1;
+	snprintf(o->inode[o->ninodes].path, PATH_LEN, "%s", path);
+	o->inode[o->ninodes].linked = 1;
+	o->inode[o->ninodes].wb_err = 0;
+	return o->ninodes++;
+}
+
+static int new_fd(struct oracle *o, int proc, const char *name, int ofd)
+{
+	int i;
+
+	for (i = 0; i < o->nfds; i++)
+		if (o->fd[i].proc == proc && !strcmp(o->fd[i].name, name))
+			break;
+	if (i == o->nfds) {
+		if (o->nfds == OR_MAX_FDS)
+			return -1;
+		o->nfds++;
+	}
+	o->fd[i].proc = proc;
+	snprintf(o->fd[i].name, NAME_LEN, "%s", name);
+	o->fd[i].ofd = ofd;
+	o->fd[i].mapped = 0;
+	o->fd[i].map_ofd = -1;
+	return i;
+}
+
+int oracle_open(struct oracle *o, const char *proc, const char *fd, const char *path, int oflags)
+{
+	int p = find_proc(o, proc), ino, f;
+	struct or_ofd *of;
+
+	if (p < 0 || o->nofds == OR_MAX_OFDS)
+		return -1;
+	ino = oracle_inode(o, path, 1);
+	if (ino < 0)
+		return -1;
+	f = o->nofds++;
+	of = &o->ofd[f];
+	of->inode = ino;
+	of->refs = 1;
+	of->oflags = oflags;
+	/* do_dentry_open(): f_wb_err = filemap_sample_wb_err(), f_sb_err = file_sample_sb_err() */
+	of->f_wb_err = errseq_sample(&o->inode[ino].wb_err);
+	of->sb = (o->fs == FS_RAW && !strcmp(path, "@dev")) ? SB_DEVTMPFS : SB_FS;
+	of->f_sb_err = errseq_sample(&o->sb_err[of->sb]);
+	return new_fd(o, p, fd, f) < 0 ? -1 : 0;
+}
+
+static void put_ofd(struct oracle *o, int f)
+{
+	if (f >= 0 && o->ofd[f].refs > 0)
+		o->ofd[f].refs--;
+}
+
+int oracle_close(struct oracle *o, const char *proc, const char *fd)
+{
+	int i = oracle_find_fd(o, proc, fd);
+
+	if (i < 0 || o->fd[i].ofd < 0)
+		return -1;
+	put_ofd(o, o->fd[i].ofd);
+	o->fd[i].ofd = -1;
+	return 0;
+}
+
+int oracle_dup(struct oracle *o, const char *proc, const char *fd, const char *newfd)
+{
+	int i = oracle_find_fd(o, proc, fd), p = find_proc(o, proc);
+
+	if (i < 0 || o->fd[i].ofd < 0)
+		return -1;
+	o->ofd[o->fd[i].ofd].refs++;
+	return new_fd(o, p, newfd, o->fd[i].ofd) < 0 ? -1 : 0;
+}
+
+int oracle_fork(struct oracle *o, const char *parent, const char *child)
+{
+	int p = find_proc(o, parent), c, n;
+
+	if (p < 0 || find_proc(o, child) >= 0)
+		return -1;
+	c = oracle_proc(o, child);
+	if (c < 0)
+		return -1;
+	n = o->nfds;
+	for (int i = 0; i < n; i++) {
+		struct or_fd *f = &o->fd[i];
+		int j;
+
+		if (f->proc != p || (f->ofd < 0 && !f->mapped))
+			continue;
+		j = new_fd(o, c, f->name, f->ofd);
+		if (j < 0)
+			return -1;
+		if (f->ofd >= 0)
+			o->ofd[f->ofd].refs++;
+		/* mappings are inherited too (MAP_SHARED) */
+		if (f->mapped) {
+			o->fd[j].mapped = 1;
+			o->fd[j].map_ofd = f->map_ofd;
+			o->ofd[f->map_ofd].refs++;
+		}
+	}
+	return 0;
+}
+
+int oracle_exit(struct oracle *o, const char *proc)
+{
+	int p = find_proc(o, proc);
+
+	if (p < 0)
+		return -1;
+	for (int i = 0; i < o->nfds; i++) {
+		if (o->fd[i].proc != p)
+			continue;
+		put_ofd(o, o->fd[i].ofd);
+		o->fd[i].ofd = -1;
+		if (o->fd[i].mapped)
+			put_ofd(o, o->fd[i].map_ofd);
+		o->fd[i].mapped = 0;
+	}
+	o->proc_alive[p] = 0;
+	return 0;
+}
+
+int oracle_mmap(struct oracle *o, const char *proc, const char *fd)
+{
+	int i = oracle_find_fd(o, proc, fd);
+
+	if (i < 0 || o->fd[i].ofd < 0)
+		return -1;
+	o->fd[i].mapped = 1;
+	o->fd[i].map_ofd = o->fd[i].ofd;	/* the vma holds vm_file */
+	o->ofd[o->fd[i].ofd].refs++;
+	return 0;
+}
+
+int oracle_munmap(struct oracle *o, const char *proc, const char *fd)
+{
+	int i = oracle_find_fd(o, proc, fd);
+
+	if (i < 0 || !o->fd[i].mapped)
+		return -1;
+	put_ofd(o, o->fd[i].map_ofd);
+	o->fd[i].mapped = 0;
+	return 0;
+}
+
+void oracle_unlink(struct oracle *o, const char *path)
+{
+	int i = oracle_inode(o, path, 0);
+
+	if (i >= 0)
+		o->inode[i].linked = 0;
+}
+
+void oracle_record(struct oracle *o, int inode, int err)
+{
+	if (inode < 0 || inode >= o->ninodes || err <= 0)
+		return;
+	/* mapping_set_error(): the mapping, then host->i_sb->s_wb_err */
+	errseq_set(&o->inode[inode].wb_err, -err);
+	errseq_set(&o->sb_err[SB_FS], -err);
+}
+
+void oracle_umount(struct oracle *o)
+{
+	/* a new super block and new inodes: nothing carries over */
+	for (int i = 0; i < o->ninodes; i++)
+		if (!(o->fs == FS_RAW && !strcmp(o->inode[i].path, "@dev")))
+			o->inode[i].wb_err = 0;
+	if (o->fs != FS_RAW)
+		o->sb_err[SB_FS] = 0;
+}
+
+static int inode_held(const struct oracle *o, int ino)
+{
+	for (int f = 0; f < o->nofds; f++)
+		if (o->ofd[f].inode == ino && o->ofd[f].refs > 0)
+			return 1;
+	return 0;
+}
+
+void oracle_drop_caches(struct oracle *o, unsigned value)
+{
+	if (!(value & 2) || o->fs == FS_RAW)
+		return;
+	/* prune_icache_sb(): an unreferenced clean inode is evicted and its
+	 * mapping (with wb_err) freed; a later open gets a fresh one */
+	for (int i = 0; i < o->ninodes; i++)
+		if (!inode_held(o, i))
+			o->inode[i].wb_err = 0;
+}
+
+int oracle_sync(struct oracle *o, int op, const char *proc, const char *fd, int flags,
+		struct or_pred *p)
+{
+	int i = oracle_find_fd(o, proc, fd), f;
+	errseq_t *map, *cur;
+
+	memset(p, 0, sizeof(*p));
+	p->inode = p->ofd = -1;
+	if (i < 0)
+		return -1;
+	f = (op == OP_MSYNC) ? (o->fd[i].mapped ? o->fd[i].map_ofd : -1) : o->fd[i].ofd;
+	if (f < 0)
+		return -1;
+	p->ofd = f;
+	p->inode = o->ofd[f].inode;
+	switch (op) {
+	case OP_MSYNC:
+		/* MS_ASYNC is a no-op since 2.6.19; MS_SYNC is vfs_fsync_range(vm_file) */
+		if (!(flags & MS_SYNC))
+			return 0;
+		break;
+	case OP_SYNC_FILE_RANGE:
+		/* only file_fdatawait_range() checks, WAIT_BEFORE first */
+		if (!(flags & (SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WAIT_AFTER)))
+			return 0;
+		break;
+	case OP_WRITE:
+	case OP_PWRITE:
+		/* generic_write_sync() -> vfs_fsync_range() for O_SYNC/O_DSYNC */
+		if (!(o->ofd[f].oflags & (O_SYNC | O_DSYNC)))
+			return 0;
+		break;
+	case OP_FSYNC:
+	case OP_FDATASYNC:
+	case OP_SYNCFS:
+		break;
+	default:
+		return 0;
+	}
+	p->valid = 1;
+	if (op == OP_SYNCFS) {
+		p->sb = 1;
+		map = &o->sb_err[o->ofd[f].sb];
+		cur = &o->ofd[f].f_sb_err;
+	} else {
+		map = &o->inode[p->inode].wb_err;
+		cur = &o->ofd[f].f_wb_err;
+	}
+	p->map_before = *map;
+	p->cur_before = *cur;
+	p->consumed = *map != *cur;
+	p->err = -errseq_check_and_advance(map, cur);
+	p->cur_after = *cur;
+	return 0;
+}
+
+void oracle_judge(const struct or_pred *pred, int actual, const struct step *st, int fs,
+		  int matrix_errno, int nondata_faults, struct verdict *v)
+{
+	int model = pred && pred->valid ? pred->err : 0;
+	int want = st->expect.set ? st->expect.err[fs] : EXPECT_UNSET;
+
+	memset(v, 0, sizeof(*v));
+	if (want == -2)
+		want = matrix_errno;
+	if (want != EXPECT_UNSET) {
+		v->explicit_ = 1;
+		v->expected = want;
+		v->pass = actual == want;
+		if (!v->pass)
+			snprintf(v->msg, sizeof(v->msg), "returned %s, scenario expects %s%s%s",
+				 errno_name(actual), errno_name(want),
+				 pred && pred->valid ? " (errseq model: " : "",
+				 pred && pred->valid ? errno_name(model) : "");
+		if (v->pass && pred && pred->valid && want != model && !st->why[0]) {
+			v->pass = 0;
+			snprintf(v->msg, sizeof(v->msg),
+				 "expects %s where the errseq model says %s: give the kernel's reason in 'why'",
+				 errno_name(want), errno_name(model));
+		}
+		if (v->pass && pred && pred->valid && want != model)
+			snprintf(v->msg, sizeof(v->msg), "model %s, kernel %s: %.400s", errno_name(model),
+				 errno_name(want), st->why);
+		return;
+	}
+	v->expected = model;
+	if (!pred || !pred->valid) {
+		v->pass = actual == 0;
+		if (!v->pass)
+			snprintf(v->msg, sizeof(v->msg), "returned %s; a call without 'expect' must succeed",
+				 errno_name(actual));
+		return;
+	}
+	if (actual == model) {
+		v->pass = 1;
+		if (model)
+			snprintf(v->msg, sizeof(v->msg), "errseq %#x -> cursor %#x: reported %s once",
+				 pred->map_before, pred->cur_after, errno_name(model));
+		return;
+	}
+	if (!model && nondata_faults) {
+		snprintf(v->msg, sizeof(v->msg),
+			 "returned %s from a flush/metadata fault during the call; errseq says 0: "
+			 "assert this filesystem-specific result with 'expect' and 'why'",
+			 errno_name(actual));
+		return;
+	}
+	if (model)
+		snprintf(v->msg, sizeof(v->msg),
+			 "returned %s, errseq model says %s (mapping %#x, cursor %#x): error %s",
+			 errno_name(actual), errno_name(model), pred->map_before, pred->cur_before,
+			 actual ? "replaced by another" : "lost");
+	else
+		snprintf(v->msg, sizeof(v->msg),
+			 "returned %s, errseq model says 0 (mapping %#x, cursor %#x): %s",
+			 errno_name(actual), pred->map_before, pred->cur_before,
+			 "reported twice or from elsewhere");
+}
+
+int oracle_check_trace(const struct or_pred *p, unsigned long ino,
+		       const struct tr_advance *ev, int nev, char *msg, size_t len)
+{
+	int hits = 0, last = -1;
+
+	msg[0] = 0;
+	if (!p->valid || p->sb)
+		return 1;	/* no tracepoint for the super-block cursor */
+	for (int i = 0; i < nev; i++)
+		if (ev[i].ino == ino) {
+			hits++;
+			last = i;
+		}
+	if (p->consumed && !hits) {
+		snprintf(msg, len, "model advances the cursor (%#x -> %#x) but no "
+			 "file_check_and_advance_wb_err event for ino %#lx", p->cur_before,
+			 p->cur_after, ino);
+		return 0;
+	}
+	if (!p->consumed && hits) {
+		snprintf(msg, len, "kernel advanced a cursor on ino %#lx (old %#x new %#x) "
+			 "where the model saw nothing new", ino, ev[last].old, ev[last].new_);
+		return 0;
+	}
+	if (hits && (int)errseq_errno(ev[last].new_) != p->err) {
+		snprintf(msg, len, "kernel cursor on ino %#lx moved to %#x (%s), model says %s",
+			 ino, ev[last].new_, errno_name((int)errseq_errno(ev[last].new_)),
+			 errno_name(p->err));
+		return 0;
+	}
+	if (hits)
+		snprintf(msg, len, "trace: ino %#lx cursor %#x -> %#x", ino, ev[last].old, ev[last].new_);
+	return 1;
+}
+
+int fs_data_errno(int fs, int blk_errno)
+{
+	switch (fs) {
+	case FS_RAW:
+		/* block/fops.c writes back through buffer heads: end_buffer_async_write()
+		 * -> mark_buffer_write_io_error() -> mapping_set_error(mapping, -EIO) */
+		return EIO;
+	default:
+		/* ext4_finish_bio()/ext4_end_bio(), iomap_finish_ioend(), mpage_write_end_io()
+		 * and btrfs end_bbio_data_write() all pass blk_status_to_errno() through */
+		return blk_errno;
+	}
+}

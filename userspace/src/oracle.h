@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The exactly-once oracle: a model of the kernel's errseq bookkeeping
+ * (mapping->wb_err per inode, sb->s_wb_err, the per-open-file cursors
+ * f_wb_err and f_sb_err) driven step by step, and the checks that compare
+ * what the kernel returned and traced against it.  No I/O here.
+ */
+#ifndef WBERR_ORACLE_H
+#define WBERR_ORACLE_H
+
+#include <stddef.h>
+#include "errseq.h"
+#include "scenario.h"
+
+#define OR_MAX_INODES 32
+#define OR_MAX_OFDS 128
+#define OR_MAX_FDS 128
+#define OR_MAX_PROCS 16
+
+/* super blocks: the filesystem's (for raw: the bdev pseudo-fs that
+ * mapping_set_error() reaches) and devtmpfs (where a raw device node's
+ * dentry lives, so syncfs on it samples devtmpfs's s_wb_err) */
+enum { SB_FS, SB_DEVTMPFS, SB__N };
+
+struct or_inode {
+	char path[PATH_LEN];
+	errseq_t wb_err;
+	int linked;		/* still reachable by path */
+};
+
+struct or_ofd {
+	int inode;
+	errseq_t f_wb_err, f_sb_err;
+	int sb;			/* where the dentry lives */
+	int refs;		/* fds + mmaps pointing at it */
+	int oflags;
+};
+
+struct or_fd {
+	int proc;
+	char name[NAME_LEN];
+	int ofd;		/* -1 when closed */
+	int mapped;		/* a mapping made through this fd is alive */
+	int map_ofd;
+};
+
+struct oracle {
+	int fs;
+	errseq_t sb_err[SB__N];
+	int ninodes, nofds, nfds, nprocs;
+	struct or_inode inode[OR_MAX_INODES];
+	struct or_ofd ofd[OR_MAX_OFDS];
+	struct or_fd fd[OR_MAX_FDS];
+	char proc[OR_MAX_PROCS][NAME_LEN];
+	int proc_alive[OR_MAX_PROCS];
+};
+
+/* What the model says a sync call returns and does to the cursor. */
+struct or_pred {
+	int valid;		/* the call consults errseq at all */
+	int inode, ofd;
+	int err;		/* positive errno from errseq, or 0 */
+	int consumed;		/* f_wb_err (or f_sb_err) moves */
+	errseq_t map_before, cur_before, cur_after;
+	int sb;			/* syncfs: checked the super block */
+};
+
+void oracle_init(struct oracle *o, int fs);
+int oracle_proc(struct oracle *o, const char *name);	/* find or add */
+int oracle_find_fd(const struct oracle *o, const char *proc, const char *name);
+int oracle_inode(struct oracle *o, const char *path, int create);
+
+int oracle_open(struct oracle *o, const char *proc, const char *fd, const char *path, int oflags);
+int oracle_close(struct oracle *o, const char *proc, const char *fd);
+int oracle_dup(struct oracle *o, const char *proc, const char *fd, const char *newfd);
+int oracle_fork(struct oracle *o, const char *parent, const char *child);
+int oracle_exit(struct oracle *o, const char *proc);
+int oracle_mmap(struct oracle *o, const char *proc, const char *fd);
+int oracle_munmap(struct oracle *o, const char *proc, const char *fd);
+void oracle_unlink(struct oracle *o, const char *path);
+
+/* mapping_set_error(): a write error recorded on @inode (positive errno) */
+void oracle_record(struct oracle *o, int inode, int err);
+/* the filesystem went away: every inode and the super block start afresh */
+void oracle_umount(struct oracle *o);
+/* echo @value > drop_caches: inodes nobody holds may be evicted (wb_err lost) */
+void oracle_drop_caches(struct oracle *o, unsigned value);
+
+/*
+ * Apply a sync-type call (fsync, fdatasync, syncfs, msync, sync_file_range,
+ * a write through O_SYNC/O_DSYNC) to the model and say what errseq makes
+ * it return.  @flags: msync or sync_file_range flags.
+ */
+int oracle_sync(struct oracle *o, int op, const char *proc, const char *fd, int flags,
+		struct or_pred *p);
+
+/* the errseq part of the verdict */
+struct verdict {
+	int pass;
+	int expected;		/* what was required (errno, 0) or -1 for "any" */
+	int explicit_;		/* from the scenario rather than the model */
+	char msg[1024];
+};
+
+/*
+ * Judge one call.  @pred may be NULL for non-sync ops (then success is
+ * required unless the scenario says otherwise).  @matrix_errno resolves
+ * "$errno".  @nondata_faults: faults on flushes or metadata were logged
+ * during the call, whose effect is filesystem specific.
+ */
+void oracle_judge(const struct or_pred *pred, int actual, const struct step *st, int fs,
+		  int matrix_errno, int nondata_faults, struct verdict *v);
+
+/* one parsed file_check_and_advance_wb_err event */
+struct tr_advance {
+	unsigned long ino;
+	errseq_t old, new_;
+};
+
+/*
+ * Cross-check the call's errseq transition against the tracepoint events
+ * seen during the call for the call's inode.  Returns 1 when consistent.
+ */
+int oracle_check_trace(const struct or_pred *p, unsigned long ino,
+		       const struct tr_advance *ev, int nev, char *msg, size_t len);
+
+/* the errno a filesystem records for a failed data write with this status */
+int fs_data_errno(int fs, int blk_errno);
+
+#endif

@@ -1,0 +1,1018 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scenario parser.  libyaml builds a document; we walk it with a key
+ * path ("steps[3].flags[1]") so every refusal names file:line:column and
+ * the exact key.  Nothing unknown is ignored.
+ */
+#include "parse.h"
+#include "names.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <yaml.h>
+
+const char *const fs_names[FS__N] = { "raw", "ext4", "ext2", "xfs", "btrfs" };
+const char *const data_mode_names[4] = { "default", "ordered", "writeback", "journal" };
+const char *const op_names[OP__N] = {
+	"open", "close", "dup", "reopen", "fork", "exit",
+	"write", "pwrite", "pread", "mmap", "store", "msync", "munmap",
+	"truncate", "fallocate", "unlink",
+	"fsync", "fdatasync", "syncfs", "sync_file_range", "sync",
+	"drop_caches", "umount", "mount",
+	"fault", "unfault", "clear_faults", "sleep",
+};
+
+/* keys each op accepts besides op/proc/expect/why/label; '*' = required */
+static const char *const op_keys[OP__N] = {
+	[OP_OPEN] = "*fd *path flags mode",
+	[OP_CLOSE] = "*fd",
+	[OP_DUP] = "*fd *as",
+	[OP_REOPEN] = "*fd",
+	[OP_FORK] = "*child",
+	[OP_EXIT] = "",
+	[OP_WRITE] = "*fd *size pattern",
+	[OP_PWRITE] = "*fd offset *size pattern",
+	[OP_PREAD] = "*fd offset *size",
+	[OP_MMAP] = "*fd offset *size",
+	[OP_STORE] = "*fd offset *size pattern",
+	[OP_MSYNC] = "*fd flags",
+	[OP_MUNMAP] = "*fd",
+	[OP_TRUNCATE] = "*fd *size",
+	[OP_FALLOCATE] = "*fd offset *size flags",
+	[OP_UNLINK] = "*path",
+	[OP_FSYNC] = "*fd",
+	[OP_FDATASYNC] = "*fd",
+	[OP_SYNCFS] = "*fd",
+	[OP_SYNC_FILE_RANGE] = "*fd offset size *flags",
+	[OP_SYNC] = "",
+	[OP_DROP_CACHES] = "value",
+	[OP_UMOUNT] = "",
+	[OP_MOUNT] = "",
+	[OP_FAULT] = "id *ops *status sectors file skip count every prob action",
+	[OP_UNFAULT] = "*id",
+	[OP_CLEAR_FAULTS] = "",
+	[OP_SLEEP] = "*ms",
+};
+
+struct pctx {
+	const char *file;
+	yaml_document_t *doc;
+	char path[512];
+	char *err;
+	size_t errlen;
+	int failed;
+};
+
+static int perr(struct pctx *c, const yaml_node_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int perr(struct pctx *c, const yaml_node_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	size_t off;
+
+	if (c->failed)
+		return -1;
+	c->failed = 1;
+	off = (size_t)snprintf(c->err, c->errlen, "%s:%zu:%zu: %s: ", c->file,
+			       n ? n->start_mark.line + 1 : 0,
+			       n ? n->start_mark.column + 1 : 0,
+			       c->path[0] ? c->path : "(top)");
+	if (off < c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->err + off, c->errlen - off, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static size_t path_push(struct pctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static size_t path_push(struct pctx *c, const char *fmt, ...)
+{
+	size_t old = strlen(c->path);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->path + old, sizeof(c->path) - old, fmt, ap);
+	va_end(ap);
+	return old;
+}
+
+static void path_pop(struct pctx *c, size_t old) { c->path[old] = 0; }
+
+static const char *kind_name(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE: return "a scalar";
+	case YAML_SEQUENCE_NODE: return "a list";
+	case YAML_MAPPING_NODE: return "a mapping";
+	default: return "nothing";
+	}
+}
+
+static yaml_node_t *node(struct pctx *c, int id) { return yaml_document_get_node(c->doc, id); }
+
+static int want_scalar(struct pctx *c, yaml_node_t *n, const char **out)
+{
+	if (n->type != YAML_SCALAR_NODE)
+		return perr(c, n, "expected a scalar, got %s", kind_name(n));
+	*out = (const char *)n->data.scalar.value;
+	return 0;
+}
+
+static int get_str(struct pctx *c, yaml_node_t *n, char *dst, size_t len)
+{
+	const char *s = NULL;
+
+	if (want_scalar(c, n, &s))
+		return -1;
+	if (strlen(s) >= len)
+		return perr(c, n, "string too long (max %zu)", len - 1);
+	strcpy(dst, s);
+	return 0;
+}
+
+static int get_name(struct pctx *c, yaml_node_t *n, char *dst, size_t len)
+{
+	if (get_str(c, n, dst, len))
+		return -1;
+	if (!dst[0])
+		return perr(c, n, "empty name");
+	for (const char *p = dst; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_-.", *p))
+			return perr(c, n, "bad name \"%s\": use letters, digits, '_', '-', '.'", dst);
+	return 0;
+}
+
+/* 64k, 1m, 0x10, 4096 */
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-' || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	}
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int get_u64(struct pctx *c, yaml_node_t *n, uint64_t max, uint64_t *out)
+{
+	const char *s = NULL;
+
+	if (want_scalar(c, n, &s))
+		return -1;
+	if (parse_u64(s, out))
+		return perr(c, n, "expected a non-negative integer (k/m/g suffix allowed), got \"%s\"", s);
+	if (*out > max)
+		return perr(c, n, "%s is out of range (max %llu)", s, (unsigned long long)max);
+	return 0;
+}
+
+static int get_bool(struct pctx *c, yaml_node_t *n, int *out)
+{
+	const char *s = NULL;
+
+	if (want_scalar(c, n, &s))
+		return -1;
+	if (!strcmp(s, "true") || !strcmp(s, "yes"))
+		*out = 1;
+	else if (!strcmp(s, "false") || !strcmp(s, "no"))
+		*out = 0;
+	else
+		return perr(c, n, "expected true or false, got \"%s\"", s);
+	return 0;
+}
+
+static int get_enum(struct pctx *c, yaml_node_t *n, const char *const *names, int nnames, int *out)
+{
+	const char *s = NULL;
+	char all[256] = "";
+	size_t off = 0;
+
+	if (want_scalar(c, n, &s))
+		return -1;
+	for (int i = 0; i < nnames; i++) {
+		if (names[i] && !strcmp(names[i], s)) {
+			*out = i;
+			return 0;
+		}
+		if (names[i])
+			off += (size_t)snprintf(all + off, sizeof(all) - off, "%s%s", off ? ", " : "", names[i]);
+	}
+	return perr(c, n, "unknown value \"%s\" (expected one of: %s)", s, all);
+}
+
+/* a scalar or a list of scalars, each a name from @tab, OR'ed together */
+static int get_flags(struct pctx *c, yaml_node_t *n, const struct name_val *tab, int *out)
+{
+	char all[512];
+	const char *s = NULL;
+	int v;
+
+	*out = 0;
+	if (n->type == YAML_SCALAR_NODE) {
+		s = (const char *)n->data.scalar.value;
+		v = name_lookup(tab, s);
+		if (v < 0) {
+			name_list(tab, all, sizeof(all));
+			return perr(c, n, "unknown flag \"%s\" (expected one of: %s)", s, all);
+		}
+		*out = v;
+		return 0;
+	}
+	if (n->type != YAML_SEQUENCE_NODE)
+		return perr(c, n, "expected a flag name or a list of them, got %s", kind_name(n));
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		yaml_node_t *e = node(c, *it);
+		size_t old = path_push(c, "[%d]", (int)(it - n->data.sequence.items.start));
+
+		if (want_scalar(c, e, &s))
+			return -1;
+		v = name_lookup(tab, s);
+		if (v < 0) {
+			name_list(tab, all, sizeof(all));
+			return perr(c, e, "unknown flag \"%s\" (expected one of: %s)", s, all);
+		}
+		*out |= v;
+		path_pop(c, old);
+	}
+	return 0;
+}
+
+static int parse_errno_value(struct pctx *c, yaml_node_t *n, int *out)
+{
+	const char *s = NULL;
+
+	if (want_scalar(c, n, &s))
+		return -1;
+	if (!strcmp(s, "$errno")) {
+		*out = -2;	/* the matrix status's blk_status_to_errno() */
+		return 0;
+	}
+	*out = errno_by_name(s);
+	if (*out < 0)
+		return perr(c, n, "unknown errno name \"%s\" (use 0, EIO, ETIMEDOUT, ... or $errno)", s);
+	return 0;
+}
+
+static int parse_expect(struct pctx *c, yaml_node_t *n, struct expect *e)
+{
+	int v, dflt = EXPECT_UNSET;
+
+	e->set = 1;
+	for (int i = 0; i < FS__N; i++)
+		e->err[i] = EXPECT_UNSET;
+	if (n->type == YAML_SCALAR_NODE) {
+		if (parse_errno_value(c, n, &v))
+			return -1;
+		for (int i = 0; i < FS__N; i++)
+			e->err[i] = v;
+		return 0;
+	}
+	if (n->type != YAML_MAPPING_NODE)
+		return perr(c, n, "expected an errno name or a mapping fs: errno, got %s", kind_name(n));
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(c, p->key), *val = node(c, p->value);
+		const char *ks = NULL;
+		int fs = -1;
+		size_t old;
+
+		if (want_scalar(c, k, &ks))
+			return -1;
+		old = path_push(c, ".%s", ks);
+		if (strcmp(ks, "default")) {
+			for (int i = 0; i < FS__N; i++)
+				if (!strcmp(fs_names[i], ks))
+					fs = i;
+			if (fs < 0)
+				return perr(c, k, "unknown filesystem \"%s\" (expected raw, ext4, ext2, xfs, btrfs or default)", ks);
+		}
+		if (parse_errno_value(c, val, &v))
+			return -1;
+		if (fs < 0)
+			dflt = v;
+		else
+			e->err[fs] = v;
+		path_pop(c, old);
+	}
+	for (int i = 0; i < FS__N; i++)
+		if (e->err[i] == EXPECT_UNSET)
+			e->err[i] = dflt;
+	return 0;
+}
+
+static int key_allowed(const char *list, const char *key, int *required)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = list; *p;) {
+		int req = 0;
+		size_t l;
+
+		while (*p == ' ')
+			p++;
+		if (*p == '*') {
+			req = 1;
+			p++;
+		}
+		l = strcspn(p, " ");
+		if (l == kl && !strncmp(p, key, kl)) {
+			*required = req;
+			return 1;
+		}
+		p += l;
+	}
+	return 0;
+}
+
+static int parse_sectors(struct pctx *c, yaml_node_t *n, struct fault_spec *f)
+{
+	const char *s = NULL;
+	char a[64], *dash;
+	uint64_t first, last;
+
+	if (want_scalar(c, n, &s))
+		return -1;
+	if (strlen(s) >= sizeof(a))
+		return perr(c, n, "bad sector range");
+	strcpy(a, s);
+	dash = strchr(a, '-');
+	if (!dash)
+		return perr(c, n, "expected <first>-<last>, got \"%s\"", s);
+	*dash = 0;
+	if (parse_u64(a, &first) || parse_u64(dash + 1, &last))
+		return perr(c, n, "expected <first>-<last> in sectors, got \"%s\"", s);
+	if (last < first)
+		return perr(c, n, "empty sector range \"%s\" (last < first)", s);
+	f->has_sectors = 1;
+	f->first = first;
+	f->last = last;
+	return 0;
+}
+
+static int parse_step_key(struct pctx *c, struct step *st, const char *k, yaml_node_t *v)
+{
+	uint64_t u;
+	int e;
+
+	if (!strcmp(k, "proc"))
+		return get_name(c, v, st->proc, sizeof(st->proc));
+	if (!strcmp(k, "fd"))
+		return get_name(c, v, st->fd, sizeof(st->fd));
+	if (!strcmp(k, "as") || !strcmp(k, "child"))
+		return get_name(c, v, st->fd2, sizeof(st->fd2));
+	if (!strcmp(k, "id"))
+		return get_name(c, v, st->fault.id, sizeof(st->fault.id));
+	if (!strcmp(k, "label"))
+		return get_name(c, v, st->label, sizeof(st->label));
+	if (!strcmp(k, "why"))
+		return get_str(c, v, st->why, sizeof(st->why));
+	if (!strcmp(k, "expect"))
+		return parse_expect(c, v, &st->expect);
+	if (!strcmp(k, "path")) {
+		if (get_str(c, v, st->path, sizeof(st->path)))
+			return -1;
+		if (!st->path[0] || (st->path[0] == '/' ) || strstr(st->path, ".."))
+			return perr(c, v, "path must be relative to the mount point without '..' (or @dev for the device)");
+		return 0;
+	}
+	if (!strcmp(k, "file")) {
+		if (get_str(c, v, st->fault.file, sizeof(st->fault.file)))
+			return -1;
+		if (!st->fault.file[0] || st->fault.file[0] == '/' || st->fault.file[0] == '@')
+			return perr(c, v, "file must be a path relative to the mount point");
+		return 0;
+	}
+	if (!strcmp(k, "flags")) {
+		switch (st->op) {
+		case OP_OPEN: return get_flags(c, v, open_flag_names, &st->oflags);
+		case OP_MSYNC: return get_flags(c, v, msync_flag_names, &st->flags);
+		case OP_SYNC_FILE_RANGE: return get_flags(c, v, sfr_flag_names, &st->flags);
+		case OP_FALLOCATE: return get_flags(c, v, falloc_flag_names, &st->flags);
+		}
+	}
+	if (!strcmp(k, "mode")) {
+		if (get_u64(c, v, 07777, &u))
+			return -1;
+		st->mode = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(k, "offset") || !strcmp(k, "size")) {
+		if (get_u64(c, v, 1ULL << 40, &u))
+			return -1;
+		if (k[0] == 'o') {
+			st->offset = (int64_t)u;
+		} else {
+			st->size = (int64_t)u;
+			st->has_size = 1;
+		}
+		return 0;
+	}
+	if (!strcmp(k, "pattern")) {
+		if (get_u64(c, v, 255, &u))
+			return -1;
+		st->pattern = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(k, "value") || !strcmp(k, "ms")) {
+		if (get_u64(c, v, k[0] == 'v' ? 3 : 600000, &u))
+			return -1;
+		if (k[0] == 'v' && u == 0)
+			return perr(c, v, "drop_caches value must be 1, 2 or 3");
+		st->value = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(k, "ops"))
+		return get_flags(c, v, wop_names, &e) ? -1 : (st->fault.ops = (unsigned)e, 0);
+	if (!strcmp(k, "status")) {
+		if (get_str(c, v, st->fault.status, sizeof(st->fault.status)))
+			return -1;
+		if (strcmp(st->fault.status, "$status") && !blk_status_by_name(st->fault.status)) {
+			char all[512];
+			size_t off = 0;
+
+			for (size_t i = 0; i < n_blk_statuses; i++)
+				off += (size_t)snprintf(all + off, sizeof(all) - off, "%s%s", i ? ", " : "", blk_statuses[i].name);
+			return perr(c, v, "unknown status \"%s\" (expected one of: %s, nexus, $status)",
+				    st->fault.status, all);
+		}
+		return 0;
+	}
+	if (!strcmp(k, "sectors"))
+		return parse_sectors(c, v, &st->fault);
+	if (!strcmp(k, "skip"))
+		return get_u64(c, v, UINT32_MAX, &st->fault.skip);
+	if (!strcmp(k, "count"))
+		return get_u64(c, v, UINT32_MAX, &st->fault.count);
+	if (!strcmp(k, "every")) {
+		if (get_u64(c, v, UINT32_MAX, &st->fault.every))
+			return -1;
+		return st->fault.every ? 0 : perr(c, v, "every must be >= 1");
+	}
+	if (!strcmp(k, "prob")) {
+		if (get_u64(c, v, 1000000, &u))
+			return -1;
+		if (!u)
+			return perr(c, v, "prob must be 1..1000000 (ppm)");
+		st->fault.prob = (uint32_t)u;
+		return 0;
+	}
+	if (!strcmp(k, "action")) {
+		const char *s = NULL;
+		unsigned ms;
+		char tail;
+
+		if (want_scalar(c, v, &s))
+			return -1;
+		if (!strcmp(s, "fail"))
+			st->fault.action = ACT_FAIL;
+		else if (!strcmp(s, "drop"))
+			st->fault.action = ACT_DROP;
+		else if (sscanf(s, "delay:%u%c", &ms, &tail) == 1 && ms <= 60000) {
+			st->fault.action = ACT_DELAY;
+			st->fault.delay_ms = ms;
+		} else
+			return perr(c, v, "unknown action \"%s\" (expected fail, drop or delay:<ms> up to 60000)", s);
+		return 0;
+	}
+	return perr(c, v, "internal: unhandled key");
+}
+
+static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st)
+{
+	yaml_node_t *opnode = NULL;
+	char seen[24][NAME_LEN];
+	int nseen = 0, req;
+	const char *ks = NULL;
+
+	memset(st, 0, sizeof(*st));
+	strcpy(st->proc, "main");
+	st->line = (int)n->start_mark.line + 1;
+	st->col = (int)n->start_mark.column + 1;
+	st->mode = 0644;
+	st->pattern = 0xab;
+	st->value = 3;
+	for (int i = 0; i < FS__N; i++)
+		st->expect.err[i] = EXPECT_UNSET;
+	if (n->type != YAML_MAPPING_NODE)
+		return perr(c, n, "a step must be a mapping with an 'op' key, got %s", kind_name(n));
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(c, p->key);
+
+		if (want_scalar(c, k, &ks))
+			return -1;
+		if (!strcmp(ks, "op"))
+			opnode = node(c, p->value);
+	}
+	if (!opnode)
+		return perr(c, n, "missing key 'op'");
+	{
+		size_t old = path_push(c, ".op");
+
+		if (get_enum(c, opnode, op_names, OP__N, &st->op))
+			return -1;
+		path_pop(c, old);
+	}
+	if (st->op == OP_MSYNC)
+		st->flags = MS_SYNC;
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
+		size_t old;
+
+		ks = (const char *)k->data.scalar.value;
+		old = path_push(c, ".%s", ks);
+		for (int i = 0; i < nseen; i++)
+			if (!strcmp(seen[i], ks))
+				return perr(c, k, "duplicate key");
+		if (nseen < 24)
+			snprintf(seen[nseen++], NAME_LEN, "%s", ks);
+		if (!strcmp(ks, "op")) {
+			path_pop(c, old);
+			continue;
+		}
+		if (strcmp(ks, "proc") && strcmp(ks, "expect") && strcmp(ks, "why") &&
+		    strcmp(ks, "label") && !key_allowed(op_keys[st->op], ks, &req)) {
+			char allowed[256];
+			const char *src = op_keys[st->op];
+			size_t o = 0;
+
+			for (; *src && o + 1 < sizeof(allowed); src++)
+				if (*src != '*')
+					allowed[o++] = *src == ' ' ? ',' : *src;
+			allowed[o] = 0;
+			return perr(c, k, "unknown key '%s' for op %s (allowed: %s%sproc, expect, why, label)",
+				    ks, op_names[st->op], allowed, o ? "," : "");
+		}
+		if (parse_step_key(c, st, ks, v))
+			return -1;
+		path_pop(c, old);
+	}
+	/* required keys */
+	for (const char *p = op_keys[st->op]; *p;) {
+		size_t l;
+		int found = 0;
+
+		while (*p == ' ')
+			p++;
+		if (*p != '*') {
+			p += strcspn(p, " ");
+			continue;
+		}
+		p++;
+		l = strcspn(p, " ");
+		for (int i = 0; i < nseen; i++)
+			if (strlen(seen[i]) == l && !strncmp(seen[i], p, l))
+				found = 1;
+		if (!found)
+			return perr(c, n, "op %s needs key '%.*s'", op_names[st->op], (int)l, p);
+		p += l;
+	}
+	if (st->op == OP_FAULT && st->fault.file[0] && st->fault.has_sectors)
+		return perr(c, n, "a fault takes 'file' or 'sectors', not both");
+	if (st->op == OP_SYNC_FILE_RANGE && !st->flags)
+		return perr(c, n, "sync_file_range needs at least one flag");
+	if (st->op == OP_OPEN && !(st->oflags & (O_WRONLY | O_RDWR)) && (st->oflags & O_TRUNC))
+		return perr(c, n, "O_TRUNC without O_WRONLY or O_RDWR");
+	return 0;
+}
+
+static int parse_fs(struct pctx *c, yaml_node_t *n, unsigned *mask)
+{
+	int fs;
+
+	*mask = 0;
+	if (n->type == YAML_SCALAR_NODE) {
+		if (get_enum(c, n, fs_names, FS__N, &fs))
+			return -1;
+		*mask = 1u << fs;
+		return 0;
+	}
+	if (n->type != YAML_SEQUENCE_NODE)
+		return perr(c, n, "expected a filesystem name or a list of them, got %s", kind_name(n));
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		size_t old = path_push(c, "[%d]", (int)(it - n->data.sequence.items.start));
+
+		if (get_enum(c, node(c, *it), fs_names, FS__N, &fs))
+			return -1;
+		*mask |= 1u << fs;
+		path_pop(c, old);
+	}
+	if (!*mask)
+		return perr(c, n, "empty filesystem list");
+	return 0;
+}
+
+static int parse_matrix(struct pctx *c, yaml_node_t *n, struct scenario *sc)
+{
+	if (n->type != YAML_MAPPING_NODE)
+		return perr(c, n, "expected a mapping {status: [...]}, got %s", kind_name(n));
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
+		const char *ks = NULL;
+		size_t old;
+
+		if (want_scalar(c, k, &ks))
+			return -1;
+		old = path_push(c, ".%s", ks);
+		if (strcmp(ks, "status"))
+			return perr(c, k, "unknown key '%s' (allowed: status)", ks);
+		sc->matrix_status = 1;
+		if (v->type == YAML_SCALAR_NODE && !strcmp((char *)v->data.scalar.value, "all")) {
+			for (size_t i = 0; i < n_blk_statuses; i++)
+				strcpy(sc->statuses[sc->nstatuses++], blk_statuses[i].name);
+		} else if (v->type == YAML_SEQUENCE_NODE) {
+			for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+				yaml_node_t *e = node(c, *it);
+				size_t o2 = path_push(c, "[%d]", (int)(it - v->data.sequence.items.start));
+
+				if (sc->nstatuses >= 24)
+					return perr(c, e, "too many statuses");
+				if (get_str(c, e, sc->statuses[sc->nstatuses], NAME_LEN))
+					return -1;
+				if (!blk_status_by_name(sc->statuses[sc->nstatuses]))
+					return perr(c, e, "unknown status \"%s\"", sc->statuses[sc->nstatuses]);
+				sc->nstatuses++;
+				path_pop(c, o2);
+			}
+		} else {
+			return perr(c, v, "expected 'all' or a list of status names, got %s", kind_name(v));
+		}
+		path_pop(c, old);
+	}
+	if (!sc->nstatuses)
+		return perr(c, n, "matrix needs a non-empty status list");
+	return 0;
+}
+
+static int parse_opts(struct pctx *c, yaml_node_t *n, char *dst, size_t len, const char *sep)
+{
+	size_t off = 0;
+	const char *s = NULL;
+
+	if (n->type == YAML_SCALAR_NODE)
+		return get_str(c, n, dst, len);
+	if (n->type != YAML_SEQUENCE_NODE)
+		return perr(c, n, "expected a string or a list of strings, got %s", kind_name(n));
+	dst[0] = 0;
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		yaml_node_t *e = node(c, *it);
+		size_t old = path_push(c, "[%d]", (int)(it - n->data.sequence.items.start));
+
+		if (want_scalar(c, e, &s))
+			return -1;
+		if (off + strlen(s) + 2 >= len)
+			return perr(c, e, "options too long");
+		off += (size_t)snprintf(dst + off, len - off, "%s%s", off ? sep : "", s);
+		path_pop(c, old);
+	}
+	return 0;
+}
+
+static const char *const scenario_keys[] = {
+	"name", "description", "guarantee", "fs", "data_mode", "mkfs_options",
+	"mount_options", "size_mb", "stack", "oracle", "fidelity", "matrix", "steps", NULL
+};
+
+static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
+{
+	yaml_node_t *steps = NULL, *dmnode = NULL;
+	int have_name = 0, have_fs = 0;
+
+	memset(sc, 0, sizeof(*sc));
+	snprintf(sc->file, sizeof(sc->file), "%s", c->file);
+	sc->line = (int)n->start_mark.line + 1;
+	sc->size_mb = 512;
+	sc->oracle = 1;
+	if (n->type != YAML_MAPPING_NODE)
+		return perr(c, n, "a scenario must be a mapping, got %s", kind_name(n));
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
+		const char *ks = NULL;
+		int known = 0;
+		size_t old;
+		uint64_t u;
+
+		if (want_scalar(c, k, &ks))
+			return -1;
+		old = path_push(c, "%s%s", c->path[0] ? "." : "", ks);
+		for (int i = 0; scenario_keys[i]; i++)
+			known |= !strcmp(scenario_keys[i], ks);
+		if (!known)
+			return perr(c, k, "unknown key '%s' (allowed: name, description, guarantee, fs, data_mode, "
+				    "mkfs_options, mount_options, size_mb, stack, oracle, fidelity, matrix, steps)", ks);
+		if (!strcmp(ks, "name")) {
+			if (get_name(c, v, sc->name, sizeof(sc->name)))
+				return -1;
+			have_name = 1;
+		} else if (!strcmp(ks, "description")) {
+			if (get_str(c, v, sc->description, sizeof(sc->description)))
+				return -1;
+		} else if (!strcmp(ks, "guarantee")) {
+			if (get_str(c, v, sc->guarantee, sizeof(sc->guarantee)))
+				return -1;
+		} else if (!strcmp(ks, "fs")) {
+			if (parse_fs(c, v, &sc->fs_mask))
+				return -1;
+			have_fs = 1;
+		} else if (!strcmp(ks, "data_mode")) {
+			if (get_enum(c, v, data_mode_names, 4, &sc->data_mode))
+				return -1;
+			dmnode = v;
+		} else if (!strcmp(ks, "mkfs_options")) {
+			if (parse_opts(c, v, sc->mkfs_opts, sizeof(sc->mkfs_opts), " "))
+				return -1;
+		} else if (!strcmp(ks, "mount_options")) {
+			if (parse_opts(c, v, sc->mount_opts, sizeof(sc->mount_opts), ","))
+				return -1;
+		} else if (!strcmp(ks, "size_mb")) {
+			if (get_u64(c, v, 4096, &u))
+				return -1;
+			if (u < 64)
+				return perr(c, v, "size_mb must be 64..4096");
+			sc->size_mb = (unsigned)u;
+		} else if (!strcmp(ks, "stack")) {
+			static const char *const st[] = { "none", "lvm" };
+
+			if (get_enum(c, v, st, 2, &sc->lvm))
+				return -1;
+		} else if (!strcmp(ks, "oracle")) {
+			if (get_bool(c, v, &sc->oracle))
+				return -1;
+		} else if (!strcmp(ks, "fidelity")) {
+			if (get_bool(c, v, &sc->fidelity))
+				return -1;
+		} else if (!strcmp(ks, "matrix")) {
+			if (parse_matrix(c, v, sc))
+				return -1;
+		} else if (!strcmp(ks, "steps")) {
+			steps = v;
+		}
+		path_pop(c, old);
+	}
+	if (!have_name)
+		return perr(c, n, "missing key 'name'");
+	if (!have_fs)
+		return perr(c, n, "missing key 'fs'");
+	if (dmnode && sc->data_mode != DM_DEFAULT && !(sc->fs_mask & (1u << FS_EXT4))) {
+		size_t old = path_push(c, "%sdata_mode", c->path[0] ? "." : "");
+
+		(void)old;
+		return perr(c, dmnode, "data_mode applies to ext4 only");
+	}
+	if (!steps)
+		return perr(c, n, "missing key 'steps'");
+	{
+		size_t old = path_push(c, "%ssteps", c->path[0] ? "." : "");
+		int nsteps;
+
+		if (steps->type != YAML_SEQUENCE_NODE)
+			return perr(c, steps, "expected a list of steps, got %s", kind_name(steps));
+		nsteps = (int)(steps->data.sequence.items.top - steps->data.sequence.items.start);
+		if (!nsteps)
+			return perr(c, steps, "no steps");
+		sc->steps = calloc((size_t)nsteps, sizeof(*sc->steps));
+		if (!sc->steps)
+			return perr(c, steps, "out of memory");
+		for (int i = 0; i < nsteps; i++) {
+			size_t o2 = path_push(c, "[%d]", i);
+
+			if (parse_step(c, node(c, steps->data.sequence.items.start[i]), &sc->steps[i]))
+				return -1;
+			sc->nsteps++;
+			if (sc->steps[i].op == OP_FAULT && !strcmp(sc->steps[i].fault.status, "$status") &&
+			    !sc->matrix_status)
+				return perr(c, node(c, steps->data.sequence.items.start[i]),
+					    "status $status needs a 'matrix: {status: ...}' in the scenario");
+			for (int f = 0; f < FS__N; f++)
+				if (sc->steps[i].expect.err[f] == -2 && !sc->matrix_status)
+					return perr(c, node(c, steps->data.sequence.items.start[i]),
+						    "expect $errno needs a 'matrix: {status: ...}' in the scenario");
+			path_pop(c, o2);
+		}
+		path_pop(c, old);
+	}
+	return 0;
+}
+
+static int set_append(struct scenario_set *set, struct scenario *sc)
+{
+	struct scenario *v = realloc(set->v, (size_t)(set->n + 1) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	set->v = v;
+	set->v[set->n++] = *sc;
+	return 0;
+}
+
+int parse_buffer(const char *name, const char *buf, size_t len,
+		 struct scenario_set *set, char *err, size_t errlen)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	struct pctx c = { .file = name, .doc = &doc, .err = err, .errlen = errlen };
+	yaml_node_t *root;
+	int ret = 0, base = set->n;
+
+	err[0] = 0;
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(err, errlen, "%s: cannot initialise libyaml", name);
+		return -1;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		snprintf(err, errlen, "%s:%zu:%zu: YAML syntax: %s%s%s", name,
+			 parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+			 parser.problem ? parser.problem : "error",
+			 parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		snprintf(err, errlen, "%s:1:1: empty file", name);
+		ret = -1;
+	} else if (root->type == YAML_SEQUENCE_NODE) {
+		for (yaml_node_item_t *it = root->data.sequence.items.start; it < root->data.sequence.items.top; it++) {
+			struct scenario sc;
+
+			c.path[0] = 0;
+			path_push(&c, "[%d]", (int)(it - root->data.sequence.items.start));
+			if (parse_scenario(&c, node(&c, *it), &sc) || set_append(set, &sc)) {
+				free(sc.steps);
+				ret = -1;
+				break;
+			}
+		}
+	} else {
+		struct scenario sc;
+
+		if (parse_scenario(&c, root, &sc) || set_append(set, &sc)) {
+			free(sc.steps);
+			ret = -1;
+		}
+	}
+	/* names must be unique across everything loaded so far */
+	for (int i = base; !ret && i < set->n; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(set->v[i].name, set->v[j].name)) {
+				snprintf(err, errlen, "%s:%d:1: name: duplicate scenario name \"%s\" (first in %s:%d)",
+					 name, set->v[i].line, set->v[i].name, set->v[j].file, set->v[j].line);
+				ret = -1;
+			}
+	if (ret) {
+		for (int i = base; i < set->n; i++)
+			free(set->v[i].steps);
+		set->n = base;
+	}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return ret;
+}
+
+int parse_file(const char *path, struct scenario_set *set, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	int ret;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (len + 4096 > cap) {
+			char *nb = realloc(buf, cap = cap * 2 + 8192);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				snprintf(err, errlen, "%s: out of memory", path);
+				return -1;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		if (!n)
+			break;
+		len += n;
+	}
+	fclose(f);
+	ret = parse_buffer(path, buf ? buf : "", len, set, err, errlen);
+	free(buf);
+	return ret;
+}
+
+static int cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int parse_path(const char *path, struct scenario_set *set, char *err, size_t errlen)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	char **names = NULL;
+	int n = 0, ret = 0;
+
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return parse_file(path, set, err, errlen);
+	d = opendir(path);
+	if (!d) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char full[PATH_LEN * 2];
+		struct stat s2;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(full, sizeof(full), "%s/%s", path, de->d_name);
+		if (stat(full, &s2))
+			continue;
+		if (!S_ISDIR(s2.st_mode) && !(l > 5 && !strcmp(de->d_name + l - 5, ".yaml")))
+			continue;
+		names = realloc(names, (size_t)(n + 1) * sizeof(*names));
+		names[n++] = strdup(full);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, (size_t)n, sizeof(*names), cmpstr);
+	for (int i = 0; i < n; i++) {
+		if (!ret && parse_path(names[i], set, err, errlen))
+			ret = -1;
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+void scenario_set_free(struct scenario_set *set)
+{
+	for (int i = 0; i < set->n; i++)
+		free(set->v[i].steps);
+	free(set->v);
+	set->v = NULL;
+	set->n = 0;
+}
+
+int expand_instances(const struct scenario_set *set, struct instance **out)
+{
+	int n = 0, cap = 0;
+	struct instance *v = NULL;
+
+	for (int i = 0; i < set->n; i++) {
+		const struct scenario *sc = &set->v[i];
+
+		for (int fs = 0; fs < FS__N; fs++) {
+			if (!(sc->fs_mask & (1u << fs)))
+				continue;
+			for (int s = 0; s < (sc->matrix_status ? sc->nstatuses : 1); s++) {
+				if (n == cap) {
+					cap = cap ? cap * 2 : 64;
+					v = realloc(v, (size_t)cap * sizeof(*v));
+				}
+				v[n].sc = sc;
+				v[n].fs = fs;
+				v[n].status = sc->matrix_status ? sc->statuses[s] : NULL;
+				if (v[n].status)
+					snprintf(v[n].id, sizeof(v[n].id), "%s/%s[%s]", fs_names[fs], sc->name, v[n].status);
+				else
+					snprintf(v[n].id, sizeof(v[n].id), "%s/%s", fs_names[fs], sc->name);
+				n++;
+			}
+		}
+	}
+	*out = v;
+	return n;
+}

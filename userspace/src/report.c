@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "report.h"
+#include "names.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void yaml_quote(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	if (len < 3)
+		return;
+	out[o++] = '"';
+	for (; *in && o + 3 < len; in++) {
+		if (*in == '"' || *in == '\\')
+			out[o++] = '\\';
+		out[o++] = (*in == '\n' || *in == '\t') ? ' ' : *in;
+	}
+	out[o++] = '"';
+	out[o] = 0;
+}
+
+void xml_escape(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *in && o + 7 < len; in++) {
+		const char *rep = NULL;
+
+		switch (*in) {
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '&': rep = "&amp;"; break;
+		case '"': rep = "&quot;"; break;
+		}
+		if (rep) {
+			strcpy(out + o, rep);
+			o += strlen(rep);
+		} else {
+			out[o++] = *in;
+		}
+	}
+	out[o] = 0;
+}
+
+void report_tap_begin(FILE *out, int n)
+{
+	fprintf(out, "TAP version 14\n1..%d\n", n);
+	fflush(out);
+}
+
+void report_tap_result(FILE *out, int idx, const struct inst_result *r)
+{
+	const struct scenario *sc = r->inst->sc;
+	char q[2400];
+
+	if (r->verdict == R_SKIP) {
+		fprintf(out, "ok %d - %s # SKIP %s\n", idx, r->inst->id, r->reason);
+		fflush(out);
+		return;
+	}
+	fprintf(out, "%s %d - %s", r->verdict == R_PASS ? "ok" : "not ok", idx, r->inst->id);
+	fprintf(out, " # %d sync results checked, %d errors reported, %d faults injected, %.1fs\n",
+		r->nchecked, r->nreported, r->nfaults, r->secs);
+	if (r->verdict != R_PASS) {
+		yaml_quote(r->reason, q, sizeof(q));
+		fprintf(out, "  ---\n  message: %s\n", q);
+		yaml_quote(sc->file, q, sizeof(q));
+		fprintf(out, "  at:\n    file: %s\n    line: %d\n", q, sc->line);
+		fprintf(out, "  steps:\n");
+		for (int i = 0; i < r->nsteps; i++) {
+			const struct step_result *s = &r->steps[i];
+			char line[2300];
+
+			if (!s->ran)
+				continue;
+			snprintf(line, sizeof(line), "%s %d %s%s%s -> %s%s%s", s->pass ? "ok" : "FAIL",
+				 i + 1, op_names[sc->steps[i].op], sc->steps[i].fd[0] ? " " : "",
+				 sc->steps[i].fd, errno_name(s->err), s->msg[0] ? ": " : "", s->msg);
+			yaml_quote(line, q, sizeof(q));
+			fprintf(out, "    - %s\n", q);
+		}
+		fprintf(out, "  ...\n");
+	}
+	fflush(out);
+}
+
+struct gline {
+	int fs;
+	char guarantee[128];
+	int pass, fail, skip;
+};
+
+void report_summary(FILE *out, const char *prefix, const struct inst_result *rs, int n)
+{
+	struct gline *g = calloc((size_t)n + 1, sizeof(*g));
+	int ng = 0, pass = 0, fail = 0, skip = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct scenario *sc = rs[i].inst->sc;
+		const char *gu = sc->guarantee[0] ? sc->guarantee : sc->name;
+		int k;
+
+		for (k = 0; k < ng; k++)
+			if (g[k].fs == rs[i].inst->fs && !strcmp(g[k].guarantee, gu))
+				break;
+		if (k == ng) {
+			g[ng].fs = rs[i].inst->fs;
+			snprintf(g[ng].guarantee, sizeof(g[ng].guarantee), "%s", gu);
+			ng++;
+		}
+		switch (rs[i].verdict) {
+		case R_PASS: g[k].pass++; pass++; break;
+		case R_FAIL: g[k].fail++; fail++; break;
+		default: g[k].skip++; skip++; break;
+		}
+	}
+	fprintf(out, "%sSummary: which guarantees hold on this kernel, per filesystem\n", prefix);
+	for (int fs = 0; fs < FS__N; fs++) {
+		int any = 0;
+
+		for (int k = 0; k < ng; k++) {
+			if (g[k].fs != fs)
+				continue;
+			if (!any)
+				fprintf(out, "%s\n%s%s:\n", prefix, prefix, fs_names[fs]);
+			any = 1;
+			fprintf(out, "%s  [%s] %s (%d/%d)\n", prefix,
+				g[k].fail ? "FAILS" : g[k].pass ? "holds" : "skipped", g[k].guarantee,
+				g[k].pass, g[k].pass + g[k].fail);
+		}
+	}
+	fprintf(out, "%s\n%s%d passed, %d failed, %d skipped\n", prefix, prefix, pass, fail, skip);
+	free(g);
+}
+
+int report_junit(const char *path, const struct inst_result *rs, int n)
+{
+	FILE *f = fopen(path, "w");
+	int fail = 0, skip = 0;
+	double t = 0;
+	char a[2400], b[2400];
+
+	if (!f)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		fail += rs[i].verdict == R_FAIL;
+		skip += rs[i].verdict == R_SKIP;
+		t += rs[i].secs;
+	}
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f, "<testsuites tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.3f\">\n", n, fail, skip, t);
+	fprintf(f, "  <testsuite name=\"wberr-run\" tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
+		n, fail, skip, t);
+	for (int i = 0; i < n; i++) {
+		const struct inst_result *r = &rs[i];
+		const char *id = strchr(r->inst->id, '/');
+
+		xml_escape(id ? id + 1 : r->inst->id, a, sizeof(a));
+		fprintf(f, "    <testcase classname=\"wberr.%s\" name=\"%s\" time=\"%.3f\"",
+			fs_names[r->inst->fs], a, r->secs);
+		if (r->verdict == R_PASS) {
+			fprintf(f, "/>\n");
+			continue;
+		}
+		xml_escape(r->reason, a, sizeof(a));
+		if (r->verdict == R_SKIP) {
+			fprintf(f, ">\n      <skipped message=\"%s\"/>\n    </testcase>\n", a);
+			continue;
+		}
+		fprintf(f, ">\n      <failure message=\"%s\">", a);
+		for (int s = 0; s < r->nsteps; s++) {
+			char line[2300];
+
+			if (!r->steps[s].ran)
+				continue;
+			snprintf(line, sizeof(line), "%s step %d %s %s -> %s %s\n", r->steps[s].pass ? "ok" : "FAIL",
+				 s + 1, op_names[r->inst->sc->steps[s].op], r->inst->sc->steps[s].fd,
+				 errno_name(r->steps[s].err), r->steps[s].msg);
+			xml_escape(line, b, sizeof(b));
+			fputs(b, f);
+		}
+		fprintf(f, "</failure>\n    </testcase>\n");
+	}
+	fprintf(f, "  </testsuite>\n</testsuites>\n");
+	return fclose(f) ? -1 : 0;
+}
+
+/* columns: "<fs> <label>" in first-seen order; rows: statuses */
+int report_fidelity(const char *dir, const struct inst_result *rs, int n)
+{
+	char cols[64][96];
+	int ncols = 0, any = 0;
+	char path[1024];
+	FILE *md, *csv;
+
+	for (int i = 0; i < n; i++) {
+		const struct scenario *sc = rs[i].inst->sc;
+
+		if (!sc->fidelity || !rs[i].inst->status)
+			continue;
+		for (int s = 0; s < sc->nsteps; s++) {
+			char c[96];
+			int k;
+
+			if (!sc->steps[s].label[0])
+				continue;
+			snprintf(c, sizeof(c), "%s %s", fs_names[rs[i].inst->fs], sc->steps[s].label);
+			for (k = 0; k < ncols; k++)
+				if (!strcmp(cols[k], c))
+					break;
+			if (k == ncols && ncols < 64)
+				strcpy(cols[ncols++], c);
+			any = 1;
+		}
+	}
+	if (!any)
+		return 0;
+	snprintf(path, sizeof(path), "%s/errno-fidelity.md", dir);
+	md = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/errno-fidelity.csv", dir);
+	csv = fopen(path, "w");
+	if (!md || !csv) {
+		if (md)
+			fclose(md);
+		if (csv)
+			fclose(csv);
+		return -1;
+	}
+	fprintf(md, "# Errno fidelity: what each call returned for each injected BLK_STS_*\n\n");
+	fprintf(md, "A cell is the errno the call returned; `=` marks it equal to blk_status_to_errno(), "
+		"`(x)` marks a failed check (see the TAP output).\n\n");
+	fprintf(md, "| status | BLK_STS | blk_status_to_errno |");
+	fprintf(csv, "status,blk_sts,blk_errno");
+	for (int k = 0; k < ncols; k++) {
+		fprintf(md, " %s |", cols[k]);
+		fprintf(csv, ",%s", cols[k]);
+	}
+	fprintf(md, "\n|---|---|---|");
+	for (int k = 0; k < ncols; k++)
+		fprintf(md, "---|");
+	fprintf(md, "\n");
+	fprintf(csv, "\n");
+	for (size_t st = 0; st < n_blk_statuses; st++) {
+		const struct blk_status *bs = &blk_statuses[st];
+		char cells[64][48];
+		int row = 0;
+
+		for (int k = 0; k < ncols; k++)
+			strcpy(cells[k], "");
+		for (int i = 0; i < n; i++) {
+			const struct scenario *sc = rs[i].inst->sc;
+
+			if (!sc->fidelity || !rs[i].inst->status || strcmp(rs[i].inst->status, bs->name))
+				continue;
+			for (int s = 0; s < sc->nsteps; s++) {
+				char c[96];
+
+				if (!sc->steps[s].label[0] || !rs[i].steps[s].ran)
+					continue;
+				snprintf(c, sizeof(c), "%s %s", fs_names[rs[i].inst->fs], sc->steps[s].label);
+				for (int k = 0; k < ncols; k++)
+					if (!strcmp(cols[k], c)) {
+						snprintf(cells[k], sizeof(cells[k]), "%s%s%s",
+							 errno_name(rs[i].steps[s].err),
+							 rs[i].steps[s].err == bs->err ? " =" : "",
+							 rs[i].steps[s].pass ? "" : " (x)");
+						row = 1;
+					}
+			}
+		}
+		if (!row)
+			continue;
+		fprintf(md, "| %s | %d | %s |", bs->name, bs->blk_sts, errno_name(bs->err));
+		fprintf(csv, "%s,%d,%s", bs->name, bs->blk_sts, errno_name(bs->err));
+		for (int k = 0; k < ncols; k++) {
+			fprintf(md, " %s |", cells[k][0] ? cells[k] : "-");
+			fprintf(csv, ",%s", cells[k]);
+		}
+		fprintf(md, "\n");
+		fprintf(csv, "\n");
+	}
+	fclose(md);
+	return fclose(csv) ? -1 : 1;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What running an instance produced; read by the reports. */
+#ifndef WBERR_RESULT_H
+#define WBERR_RESULT_H
+
+#include "scenario.h"
+
+struct step_result {
+	int ran;
+	long long ret;
+	int err;		/* errno the call returned, 0 on success */
+	int pass;
+	int checked;		/* a sync-type result judged against the model */
+	int explicit_;		/* judged against the scenario's 'expect' */
+	int expected;
+	char msg[2048];
+};
+
+enum { R_PASS, R_FAIL, R_SKIP };
+
+struct inst_result {
+	const struct instance *inst;
+	int verdict;		/* R_* */
+	char reason[1024];	/* setup error, skip reason, or first failing step */
+	int nsteps;
+	struct step_result *steps;
+	int nchecked;		/* sync-type results checked */
+	int nreported;		/* of which returned an error */
+	int nfaults;		/* fault-log entries */
+	double secs;
+};
+
+#endif

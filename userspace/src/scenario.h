@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The parsed form of a scenario file (see scenarios/README.md). */
+#ifndef WBERR_SCENARIO_H
+#define WBERR_SCENARIO_H
+
+#include <stdint.h>
+
+enum fs_kind { FS_RAW, FS_EXT4, FS_EXT2, FS_XFS, FS_BTRFS, FS__N };
+extern const char *const fs_names[FS__N];
+
+enum data_mode { DM_DEFAULT, DM_ORDERED, DM_WRITEBACK, DM_JOURNAL };
+extern const char *const data_mode_names[4];
+
+enum op_kind {
+	OP_OPEN, OP_CLOSE, OP_DUP, OP_REOPEN, OP_FORK, OP_EXIT,
+	OP_WRITE, OP_PWRITE, OP_PREAD, OP_MMAP, OP_STORE, OP_MSYNC, OP_MUNMAP,
+	OP_TRUNCATE, OP_FALLOCATE, OP_UNLINK,
+	OP_FSYNC, OP_FDATASYNC, OP_SYNCFS, OP_SYNC_FILE_RANGE, OP_SYNC,
+	OP_DROP_CACHES, OP_UMOUNT, OP_MOUNT,
+	OP_FAULT, OP_UNFAULT, OP_CLEAR_FAULTS, OP_SLEEP,
+	OP__N
+};
+extern const char *const op_names[OP__N];
+
+#define NAME_LEN 32
+#define PATH_LEN 256
+#define TEXT_LEN 512
+
+/* errno expectation: per filesystem, or one for all */
+#define EXPECT_UNSET (-1)
+struct expect {
+	int set;		/* any expectation present */
+	int err[FS__N];		/* positive errno, 0, or EXPECT_UNSET */
+};
+
+enum fault_action { ACT_FAIL, ACT_DROP, ACT_DELAY };
+
+struct fault_spec {
+	char id[NAME_LEN];	/* scenario-side name, for unfault */
+	unsigned ops;		/* WOP_* mask */
+	char status[NAME_LEN];	/* status name, or "$status" for the matrix */
+	int has_sectors;
+	uint64_t first, last;	/* inclusive */
+	char file[PATH_LEN];	/* file-targeted: fail the data extents of this file */
+	uint64_t skip, count, every;
+	uint32_t prob;		/* ppm; 0 = not given */
+	int action;
+	unsigned delay_ms;
+};
+
+struct step {
+	int op;
+	int line, col;		/* 1-based, of the step mapping */
+	char proc[NAME_LEN];	/* "main" unless given */
+	char fd[NAME_LEN];
+	char fd2[NAME_LEN];	/* dup: new name; fork: child name */
+	char path[PATH_LEN];
+	int oflags;
+	unsigned mode;
+	int64_t offset, size;
+	int has_size;
+	unsigned pattern;
+	int flags;		/* msync / sync_file_range / fallocate flags */
+	unsigned value;		/* drop_caches value, sleep ms */
+	struct fault_spec fault;
+	struct expect expect;
+	char why[TEXT_LEN];
+	char label[NAME_LEN];
+};
+
+struct scenario {
+	char name[128];
+	char description[TEXT_LEN];
+	char guarantee[128];	/* groups results in the summary */
+	char file[PATH_LEN];	/* source file */
+	int line;
+	unsigned fs_mask;	/* 1 << FS_* */
+	int data_mode;
+	char mkfs_opts[TEXT_LEN];
+	char mount_opts[TEXT_LEN];
+	unsigned size_mb;
+	int lvm;		/* stack an LVM LV over the wberr device */
+	int oracle;		/* 1 = check every sync result against errseq */
+	int fidelity;		/* 1 = contributes to the errno-fidelity table */
+	int matrix_status;	/* steps use "$status"; expand over statuses[] */
+	int nstatuses;
+	char statuses[24][NAME_LEN];
+	int nsteps;
+	struct step *steps;
+};
+
+struct scenario_set {
+	int n;
+	struct scenario *v;
+};
+
+/* One runnable instance: a scenario on one filesystem with one status. */
+struct instance {
+	const struct scenario *sc;
+	int fs;
+	const char *status;	/* matrix status, or NULL */
+	char id[256];		/* "ext4/all-fds-exactly-once[timeout]" */
+};
+
+void scenario_set_free(struct scenario_set *set);
+int expand_instances(const struct scenario_set *set, struct instance **out);
+
+#endif

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "trace.h"
+#include "sys.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void push(struct tr_event **v, int *n, int *cap, const struct tr_event *e)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		*v = realloc(*v, (size_t)*cap * sizeof(**v));
+	}
+	(*v)[(*n)++] = *e;
+}
+
+/* "   fsynctest-68  [000] .N...  10.078827: file_check_and_advance_wb_err: file=... dev=253:0 ino=0xc old=0x0 new=0x1005" */
+int trace_parse(const char *text, struct tr_event **v, int *n, int *cap)
+{
+	const char *p = text;
+	int added = 0;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		char line[512];
+		struct tr_event e;
+		char *s, *dash;
+
+		if (l >= sizeof(line))
+			l = sizeof(line) - 1;
+		memcpy(line, p, l);
+		line[l] = 0;
+		p = nl ? nl + 1 : NULL;
+		if (line[0] == '#')
+			continue;
+		memset(&e, 0, sizeof(e));
+		/* the pid is after the last '-' before the first '[' */
+		s = strchr(line, '[');
+		if (s) {
+			*s = 0;
+			dash = strrchr(line, '-');
+			if (dash)
+				e.pid = atoi(dash + 1);
+			*s = '[';
+		}
+		if ((s = strstr(line, "wberr-mark:"))) {
+			e.kind = TR_MARK;
+			snprintf(e.mark, sizeof(e.mark), "%s", s + strlen("wberr-mark:"));
+			e.mark[strcspn(e.mark, " \n")] = 0;
+		} else if ((s = strstr(line, "filemap_set_wb_err: "))) {
+			e.kind = TR_SET;
+			if (sscanf(s, "filemap_set_wb_err: dev=%u:%u ino=%lx errseq=%x",
+				   &e.maj, &e.min, &e.ino, &e.a) != 4)
+				continue;
+		} else if ((s = strstr(line, "file_check_and_advance_wb_err: "))) {
+			char *d = strstr(s, " dev=");
+
+			e.kind = TR_ADVANCE;
+			if (!d || sscanf(d, " dev=%u:%u ino=%lx old=%x new=%x",
+					 &e.maj, &e.min, &e.ino, &e.a, &e.b) != 5)
+				continue;
+		} else {
+			continue;
+		}
+		push(v, n, cap, &e);
+		added++;
+	}
+	return added;
+}
+
+static int tw(const char *root, const char *rel, const char *val)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	return write_file(path, val);
+}
+
+int trace_setup(const char *root)
+{
+	char path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/trace_marker", root);
+	if (stat(path, &st)) {
+		char out[256];
+
+		run_cmd(out, sizeof(out), "mount -t tracefs nodev %s", root);
+		if (stat(path, &st))
+			return -1;
+	}
+	tw(root, "tracing_on", "0");
+	tw(root, "buffer_size_kb", "8192");
+	tw(root, "events/enable", "0");
+	if (tw(root, "events/filemap/filemap_set_wb_err/enable", "1") ||
+	    tw(root, "events/filemap/file_check_and_advance_wb_err/enable", "1"))
+		return -1;
+	free(trace_take(root));
+	tw(root, "tracing_on", "1");
+	return 0;
+}
+
+int trace_mark(const char *root, const char *fmt, ...)
+{
+	char path[512], msg[256];
+	va_list ap;
+	size_t off;
+
+	off = (size_t)snprintf(msg, sizeof(msg), "wberr-mark:");
+	va_start(ap, fmt);
+	vsnprintf(msg + off, sizeof(msg) - off, fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/trace_marker", root);
+	return write_file(path, msg);
+}
+
+char *trace_take(const char *root)
+{
+	char path[512], *buf = NULL;
+	size_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/trace", root);
+	if (read_file(path, &buf, &len))
+		return NULL;
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	return buf;
+}
+
+void trace_stop(const char *root)
+{
+	tw(root, "events/filemap/filemap_set_wb_err/enable", "0");
+	tw(root, "events/filemap/file_check_and_advance_wb_err/enable", "0");
+}

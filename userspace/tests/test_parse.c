@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The scenario parser: what it accepts and how precisely it refuses. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include "names.h"
+#include "parse.h"
+#include "tap.h"
+
+static char err[2048];
+
+static int parse(const char *text, struct scenario_set *set)
+{
+	return parse_buffer("t.yaml", text, strlen(text), set, err, sizeof(err));
+}
+
+/* parse and expect exactly this error message */
+static void refuses(const char *text, const char *want, const char *what)
+{
+	struct scenario_set set = { 0 };
+	int rc = parse(text, &set);
+
+	is_int(-1, rc, "refuses %s", what);
+	is_str(want, err, "  with the exact position and key path");
+	scenario_set_free(&set);
+}
+
+static const char *good =
+	"name: all-fds\n"
+	"guarantee: every fd sees the error once\n"
+	"fs: [ext4, xfs]\n"
+	"data_mode: ordered\n"
+	"mkfs_options: [-b, '4096']\n"
+	"steps:\n"
+	"  - {op: open, fd: a, path: f, flags: [O_RDWR, O_CREAT]}\n"
+	"  - {op: pwrite, fd: a, size: 64k, pattern: 0xcd}\n"
+	"  - {op: fault, id: r1, ops: write, status: nexus, file: f, count: 1}\n"
+	"  - {op: fsync, fd: a, expect: EIO}\n"
+	"  - {op: fsync, fd: a, expect: {xfs: EIO, default: 0}, why: shut down}\n"
+	"  - {op: sync_file_range, fd: a, flags: [WAIT_BEFORE, WRITE, WAIT_AFTER]}\n"
+	"  - {op: fork, child: kid}\n"
+	"  - {op: fsync, proc: kid, fd: a}\n";
+
+static void test_good_file(void)
+{
+	struct scenario_set set = { 0 };
+	struct instance *inst;
+	const struct scenario *sc;
+	int n;
+
+	is_int(0, parse(good, &set), "a valid scenario parses (%s)", err);
+	if (set.n != 1)
+		return;
+	sc = &set.v[0];
+	is_str("all-fds", sc->name, "name");
+	is_int((1 << FS_EXT4) | (1 << FS_XFS), sc->fs_mask, "fs list");
+	is_str("-b 4096", sc->mkfs_opts, "mkfs options joined");
+	is_int(8, sc->nsteps, "8 steps");
+	is_int(O_RDWR | O_CREAT, sc->steps[0].oflags, "open flags OR'ed");
+	is_int(65536, sc->steps[1].size, "64k is 65536");
+	is_int(0xcd, sc->steps[1].pattern, "hex pattern");
+	is_str("nexus", sc->steps[2].fault.status, "nexus kept for dm-wberr to resolve");
+	is_int(WOP_WRITE, sc->steps[2].fault.ops, "ops");
+	is_int(EIO, sc->steps[3].expect.err[FS_RAW], "a scalar expectation applies to every fs");
+	is_int(EIO, sc->steps[4].expect.err[FS_XFS], "per-fs expectation");
+	is_int(0, sc->steps[4].expect.err[FS_EXT4], "default for the others");
+	is_int(SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER,
+	       sc->steps[5].flags, "sync_file_range flags");
+	is_str("kid", sc->steps[7].proc, "proc");
+	is_int(14, sc->steps[7].line, "step line numbers are kept");
+	n = expand_instances(&set, &inst);
+	is_int(2, n, "one instance per filesystem");
+	if (n == 2) {
+		is_str("ext4/all-fds", inst[0].id, "instance id");
+		is_str("xfs/all-fds", inst[1].id, "instance id");
+	}
+	free(inst);
+	scenario_set_free(&set);
+}
+
+static void test_matrix(void)
+{
+	struct scenario_set set = { 0 };
+	struct instance *inst;
+	int n;
+
+	is_int(0, parse("name: fid\nfs: raw\nfidelity: true\nmatrix: {status: all}\nsteps:\n"
+			"  - {op: fault, ops: write, status: $status}\n"
+			"  - {op: open, fd: d, path: '@dev', flags: [O_RDWR, O_DIRECT], expect: $errno}\n", &set),
+	       "matrix over all statuses parses (%s)", err);
+	n = expand_instances(&set, &inst);
+	is_int((int)n_blk_statuses, n, "one instance per status");
+	if (n > 1)
+		is_str("raw/fid[timeout]", inst[1].id, "id names the status");
+	free(inst);
+	scenario_set_free(&set);
+}
+
+static void test_list_of_scenarios(void)
+{
+	struct scenario_set set = { 0 };
+
+	is_int(0, parse("- name: a\n  fs: raw\n  steps: [{op: sync}]\n- name: b\n  fs: ext2\n  steps: [{op: sync}]\n", &set),
+	       "a file may hold a list of scenarios");
+	is_int(2, set.n, "two of them");
+	scenario_set_free(&set);
+	refuses("- name: a\n  fs: raw\n  steps: [{op: sync}]\n- name: a\n  fs: raw\n  steps: [{op: sync}]\n",
+		"t.yaml:4:1: name: duplicate scenario name \"a\" (first in t.yaml:1)", "duplicate names");
+}
+
+static void test_refusals(void)
+{
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsync, fd: a, flgs: 1}\n",
+		"t.yaml:4:24: steps[0].flgs: unknown key 'flgs' for op fsync (allowed: fd,proc, expect, why, label)",
+		"an unknown step key");
+	refuses("name: x\nfs: ext4\nsteps:\n  - op: open\n    fd: a\n    path: f\n    flags: [O_RDWR, O_CRAT]\n",
+		"t.yaml:7:21: steps[0].flags[1]: unknown flag \"O_CRAT\" (expected one of: O_RDONLY, O_WRONLY, O_RDWR, "
+		"O_CREAT, O_EXCL, O_TRUNC, O_APPEND, O_SYNC, O_DSYNC, O_DIRECT, O_NOATIME, O_CLOEXEC, O_NONBLOCK)",
+		"an unknown open flag");
+	refuses("name: x\nfs: zfs\nsteps: [{op: sync}]\n",
+		"t.yaml:2:5: fs: unknown value \"zfs\" (expected one of: raw, ext4, ext2, xfs, btrfs)",
+		"an unknown filesystem");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsync, fd: a, expect: EIOO}\n",
+		"t.yaml:4:32: steps[0].expect: unknown errno name \"EIOO\" (use 0, EIO, ETIMEDOUT, ... or $errno)",
+		"an unknown errno");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: pwrite, fd: a, size: lots}\n",
+		"t.yaml:4:31: steps[0].size: expected a non-negative integer (k/m/g suffix allowed), got \"lots\"",
+		"a bad integer");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: pwrite, fd: a}\n",
+		"t.yaml:4:5: steps[0]: op pwrite needs key 'size'", "a missing required key");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fault, ops: write, status: bogus}\n",
+		"t.yaml:4:37: steps[0].status: unknown status \"bogus\" (expected one of: notsupp, timeout, nospc, transport, "
+		"target, resv_conflict, medium, protection, resource, ioerr, again, dev_resource, zone_open_resource, "
+		"zone_active_resource, offline, duration_limit, inval, nexus, $status)",
+		"an unknown status");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsync, fd: [a]}\n",
+		"t.yaml:4:21: steps[0].fd: expected a scalar, got a list", "a wrong type");
+	refuses("name: x\nfs: xfs\ndata_mode: journal\nsteps: [{op: sync}]\n",
+		"t.yaml:3:12: data_mode: data_mode applies to ext4 only", "data_mode on xfs");
+	refuses("name: x\nfs: ext4\nsize_mb: 10\nsteps: [{op: sync}]\n",
+		"t.yaml:3:10: size_mb: size_mb must be 64..4096", "a tiny device");
+	refuses("name: x\nfs: ext4\nstep: []\n",
+		"t.yaml:3:1: step: unknown key 'step' (allowed: name, description, guarantee, fs, data_mode, "
+		"mkfs_options, mount_options, size_mb, stack, oracle, fidelity, matrix, steps)",
+		"an unknown scenario key");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsync, fd: a, fd: b}\n",
+		"t.yaml:4:24: steps[0].fd: duplicate key", "a duplicate key");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsnc, fd: a}\n",
+		"t.yaml:4:10: steps[0].op: unknown value \"fsnc\" (expected one of: open, close, dup, reopen, fork, exit, "
+		"write, pwrite, pread, mmap, store, msync, munmap, truncate, fallocate, unlink, fsync, fdatasync, syncfs, "
+		"sync_file_range, sync, drop_caches, umount, mount, fault, unfault, clear_faults, sleep)",
+		"an unknown op");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fault, ops: write, status: ioerr, sectors: 10-5}\n",
+		"t.yaml:4:53: steps[0].sectors: empty sector range \"10-5\" (last < first)", "an empty range");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fault, ops: write, status: $status}\n",
+		"t.yaml:4:5: steps[0]: status $status needs a 'matrix: {status: ...}' in the scenario",
+		"$status outside a matrix");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: open, fd: a, path: /etc/passwd}\n",
+		"t.yaml:4:29: steps[0].path: path must be relative to the mount point without '..' (or @dev for the device)",
+		"an absolute path");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsync, fd: a\n",
+		"t.yaml:5:1: YAML syntax: did not find expected ',' or '}' while parsing a flow mapping",
+		"a YAML syntax error");
+	refuses("- name: x\n  fs: ext4\n  steps:\n    - {op: sync}\n    - {op: sleep}\n",
+		"t.yaml:5:7: [0].steps[1]: op sleep needs key 'ms'", "errors inside a list of scenarios");
+}
+
+int main(void)
+{
+	test_good_file();
+	test_matrix();
+	test_list_of_scenarios();
+	test_refusals();
+	return tap_done();
+}
