@@ -97,7 +97,8 @@ start=$(date +%s)
 work=$tree
 
 revert_patches() {
-	local dir=$1 list=$dir/.wberr-patches/applied
+	local dir=$1
+	local list=$dir/.wberr-patches/applied
 	[ -f "$list" ] || return 0
 	tac "$list" | while read -r p; do
 		patch -d "$dir" -p1 -R -s --no-backup-if-mismatch \

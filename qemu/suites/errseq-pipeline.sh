@@ -23,10 +23,14 @@ mkdir -p "$work"
 
 tap_begin 29
 
-# Nothing may write the dirty pages back behind the test's back: the
-# periodic flusher would move the error to a moment the script does not
-# control.  (30 s expiry already makes that unlikely; this makes it certain.)
-echo 0 > /proc/sys/vm/dirty_writeback_centisecs
+# Nothing may write the dirty pages back behind the test's back, or the
+# error lands at a moment the script does not control.  Not 0: 0 disables
+# periodic writeback but makes wb_wakeup_delayed() (mm/backing-dev.c) wake
+# the flusher at once when an inode is first dirtied, and a fresh bdi has
+# almost no share of the background threshold (wb_over_bg_thresh), so the
+# flusher then writes everything back immediately.  An hour-long interval
+# keeps both the periodic and the first-dirty wakeups out of the test.
+echo 360000 > /proc/sys/vm/dirty_writeback_centisecs
 
 trace_start() {
 	echo 0 > $trace/tracing_on
