@@ -82,6 +82,8 @@ guest-tools: $(GUEST_TOOLS)
 userspace: deps guest-tools
 	@if [ -f $(TOP)/userspace/Makefile ]; then \
 		$(MAKE) -s -C $(TOP)/userspace BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN); fi
+	@if [ -f $(TOP)/userspace/stress/Makefile ]; then \
+		$(MAKE) -s -C $(TOP)/userspace/stress BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN); fi
 
 image: kernel module userspace
 	@$(TOP)/qemu/mkimage.sh --kernel-tree $(KTREE) --out $(IMAGE)
