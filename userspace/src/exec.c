@@ -184,9 +184,6 @@ static int setup(struct run *r)
 	dm_message(r->cfg->dmname, "clear", out, sizeof(out));
 	dm_message(r->cfg->dmname, "log_clear", out, sizeof(out));
 	r->next_seq = 0;
-	if (!dm_message(r->cfg->dmname, "status", out, sizeof(out))) {
-		/* not a message every build accepts; harmless */
-	}
 	return 0;
 }
 
@@ -297,16 +294,19 @@ static int is_data_write(const struct log_entry *e)
 	return (!strcmp(e->opclass, "write") || !strcmp(e->opclass, "fua")) && e->nr > 0;
 }
 
+/* the log answers as many whole lines as fit: page on until nothing new */
 static int fetch_log(struct run *r)
 {
 	char msg[64];
 
-	snprintf(msg, sizeof(msg), "log %" PRIu64, r->next_seq);
-	if (dm_message(r->cfg->dmname, msg, r->logbuf, LOGBUF))
-		return -1;
-	dm_parse_log(r->logbuf, r->next_seq, &r->log, &r->nlog, &r->caplog);
-	if (r->nlog)
+	for (int page = 0; page < 1000; page++) {
+		snprintf(msg, sizeof(msg), "log %" PRIu64, r->next_seq);
+		if (dm_message(r->cfg->dmname, msg, r->logbuf, LOGBUF))
+			return -1;
+		if (!dm_parse_log(r->logbuf, r->next_seq, &r->log, &r->nlog, &r->caplog))
+			return 0;
 		r->next_seq = r->log[r->nlog - 1].seq + 1;
+	}
 	return 0;
 }
 
@@ -408,6 +408,17 @@ static int is_sync_op(const struct run *r, const struct step *st)
 		       (r->o.ofd[r->o.fd[i].ofd].oflags & (O_SYNC | O_DSYNC));
 	}
 	return 0;
+}
+
+/* an O_DIRECT write: a failed bio fails the call, and errseq is not involved */
+static int is_dio_write(const struct run *r, const struct step *st)
+{
+	int i;
+
+	if (st->op != OP_WRITE && st->op != OP_PWRITE)
+		return 0;
+	i = oracle_find_fd(&r->o, st->proc, st->fd);
+	return i >= 0 && r->o.fd[i].ofd >= 0 && (r->o.ofd[r->o.fd[i].ofd].oflags & O_DIRECT);
 }
 
 static double now_s(void)
@@ -627,11 +638,12 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		struct agent_resp ar;
 		struct or_pred pred;
 		struct verdict v;
-		int log_lo, nondata = 0, sync_op, w_lo, w_hi, marks = 0;
+		int log_lo, nondata = 0, sync_op, dio_step, w_lo, w_hi, marks = 0;
 		char what[128], tmsg[512];
 
 		describe_step(st, what, sizeof(what));
 		sync_op = is_sync_op(r, st);
+		dio_step = is_dio_write(r, st);
 		if (cfg->tracefs)
 			trace_mark(cfg->tracefs, "B%d", i);
 		if (run_step(r, i, sr, &ar) < 0)
@@ -683,6 +695,11 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 					nondata++;
 				add_msg(sr->msg, sizeof(sr->msg), "fault #%" PRIu64 " %s %s sector %" PRIu64 "+%" PRIu64 " %s (not file data)",
 					e->seq, e->opclass, e->flags, e->sector, e->nr, e->status);
+				continue;
+			}
+			if (dio_step) {
+				add_msg(sr->msg, sizeof(sr->msg), "fault #%" PRIu64 " %s sector %" PRIu64 "+%" PRIu64 " %s on the O_DIRECT write itself",
+					e->seq, e->opclass, e->sector, e->nr, e->status);
 				continue;
 			}
 			if (r->fs == FS_RAW)

@@ -26,7 +26,7 @@ static void usage(FILE *f)
 		"  --filter GLOB     run only instances whose id matches (repeatable)\n"
 		"  --seed N          PRNG seed for the wberr table (default 1)\n"
 		"  --junit FILE      also write JUnit XML\n"
-		"  --results DIR     write summary.md and errno-fidelity.{md,csv} there\n"
+		"  --results DIR     write summary.txt and errno-fidelity.{md,csv} there\n"
 		"  --disk DEV        scratch disk (default: first of $WBERR_DISKS)\n"
 		"  --mnt DIR         mount point (default /mnt/wberr)\n"
 		"  --tracefs DIR     tracefs root (default /sys/kernel/tracing; 'none' disables)\n"
@@ -113,8 +113,12 @@ int main(int argc, char **argv)
 		cfg.disk = diskbuf;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	/* only the scenario's own writeback: no periodic flusher in the middle */
-	write_file("/proc/sys/vm/dirty_writeback_centisecs", "0");
+	/*
+	 * Only the scenario's own writeback.  Not 0: that makes
+	 * wb_wakeup_delayed() (mm/backing-dev.c) wake the flusher as soon as an
+	 * inode is dirtied; an hour keeps periodic and first-dirty wakeups out.
+	 */
+	write_file("/proc/sys/vm/dirty_writeback_centisecs", "360000");
 	write_file("/proc/sys/vm/dirty_expire_centisecs", "360000");
 	res = calloc((size_t)nsel + 1, sizeof(*res));
 	report_tap_begin(stdout, nsel);
@@ -135,12 +139,10 @@ int main(int argc, char **argv)
 		FILE *f;
 
 		mkdir(results, 0755);
-		snprintf(path, sizeof(path), "%s/summary.md", results);
+		snprintf(path, sizeof(path), "%s/summary.txt", results);
 		f = fopen(path, "w");
 		if (f) {
-			fprintf(f, "# wberr-run summary\n\n```\n");
 			report_summary(f, "", res, nsel);
-			fprintf(f, "```\n");
 			fclose(f);
 		}
 		if (report_fidelity(results, res, nsel) < 0)

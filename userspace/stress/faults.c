@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "faults.h"
+#include "dmctl.h"
+#include "faultlog.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DYN_RULES 48
+
+void wbs_faults_event(struct wbs_faults *fp, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(fp->log, "event %" PRIu64 " ", wbs_now_ns());
+	va_start(ap, fmt);
+	vfprintf(fp->log, fmt, ap);
+	va_end(ap);
+	fputc('\n', fp->log);
+	fflush(fp->log);
+}
+
+int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
+		    const struct wbs_files *files, const char *dir)
+{
+	const char *argv[] = { "table", cfg->dev, NULL };
+	struct wbs_buf out = { 0 };
+	char *nl;
+
+	memset(fp, 0, sizeof(*fp));
+	fp->cfg = *cfg;
+	fp->files = files;
+	wbs_rng_seed(&fp->rng, cfg->seed, 0xfa017);
+	fp->log = wbs_fopen_in(dir, "faults.txt", "we");
+	if (!fp->log)
+		return -1;
+	if (wbs_dmsetup(&out, argv) || !out.s) {
+		wbs_warn(0, "dmsetup table %s failed", cfg->dev);
+		wbs_buf_free(&out);
+		return -1;
+	}
+	nl = strchr(out.s, '\n');
+	if (nl)
+		*nl = '\0';
+	fp->table = out.s;
+	fp->dyn = wbs_xcalloc(MAX_DYN_RULES, sizeof(*fp->dyn));
+	wbs_faults_event(fp, "table %s", fp->table);
+	return 0;
+}
+
+/* "add ..." -> rule id, or -1 (logged). */
+static int add_rule(struct wbs_faults *fp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int add_rule(struct wbs_faults *fp, const char *fmt, ...)
+{
+	struct wbs_buf out = { 0 };
+	char spec[512];
+	va_list ap;
+	int rc, id = -1;
+
+	va_start(ap, fmt);
+	vsnprintf(spec, sizeof(spec), fmt, ap);
+	va_end(ap);
+	rc = wbs_dm_message(&out, fp->cfg.dev, "add %s", spec);
+	if (!rc && out.s && sscanf(out.s, "%d", &id) == 1) {
+		fp->rules_added++;
+		wbs_faults_event(fp, "rule epoch=%u id=%d %s", fp->epoch, id, spec);
+	} else {
+		fp->failures++;
+		wbs_faults_event(fp, "rule-failed rc=%d %s", rc, spec);
+		id = -1;
+	}
+	wbs_buf_free(&out);
+	return id;
+}
+
+static void remove_rule(struct wbs_faults *fp, unsigned int slot)
+{
+	unsigned int id = fp->dyn[slot];
+	int rc = wbs_dm_message(NULL, fp->cfg.dev, "remove %u", id);
+
+	if (rc)
+		fp->failures++;
+	else
+		fp->rules_removed++;
+	wbs_faults_event(fp, "remove epoch=%u id=%u rc=%d", fp->epoch, id, rc);
+	fp->dyn[slot] = fp->dyn[--fp->ndyn];
+}
+
+int wbs_faults_arm(struct wbs_faults *fp)
+{
+	const struct wbs_files *fs = fp->files;
+	size_t i;
+	int bad = 0;
+
+	if (!fp->cfg.prob_ppm)
+		return 0;
+	for (i = 0; i < fs->next; i++) {
+		const char *st = wbs_statuses[(i + fp->epoch) % wbs_nr_statuses];
+
+		/* the alias once in a while, so it is exercised too */
+		if (!strcmp(st, "resv_conflict") && (fp->epoch & 1))
+			st = "nexus";
+		if (add_rule(fp, "write,fua %s sectors=%" PRIu64 "-%" PRIu64 " prob=%u",
+			     st, fs->ext[i].first, fs->ext[i].last,
+			     fp->cfg.prob_ppm) < 0)
+			bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+static const struct wbs_extent *pick_extent(struct wbs_faults *fp)
+{
+	return &fp->files->ext[wbs_rng_below(&fp->rng, fp->files->next)];
+}
+
+static const char *pick_status(struct wbs_faults *fp)
+{
+	return wbs_statuses[wbs_rng_below(&fp->rng, wbs_nr_statuses)];
+}
+
+static void add_dyn(struct wbs_faults *fp, int id)
+{
+	if (id < 0)
+		return;
+	if (fp->ndyn == MAX_DYN_RULES)
+		remove_rule(fp, 0);
+	fp->dyn[fp->ndyn++] = (unsigned int)id;
+}
+
+static int dm_simple(struct wbs_faults *fp, const char *verb)
+{
+	const char *argv[] = { verb, fp->cfg.dev, NULL };
+	int rc = wbs_dmsetup(NULL, argv);
+
+	wbs_faults_event(fp, "%s rc=%d", verb, rc);
+	if (rc)
+		fp->failures++;
+	return rc;
+}
+
+static void reload(struct wbs_faults *fp)
+{
+	const char *load[] = { "load", fp->cfg.dev, "--table", fp->table, NULL };
+	int rc;
+
+	wbs_faults_drain(fp);
+	if (dm_simple(fp, "suspend"))
+		return;
+	/* writeback during the freeze may have failed more bios */
+	wbs_faults_drain(fp);
+	rc = wbs_dmsetup(NULL, load);
+	wbs_faults_event(fp, "load rc=%d", rc);
+	dm_simple(fp, "resume");
+	if (rc) {
+		fp->failures++;
+		return;
+	}
+	/* a new target instance: no rules, a fresh log */
+	fp->reloads++;
+	fp->epoch++;
+	fp->next_seq = 0;
+	fp->ndyn = 0;
+	wbs_faults_event(fp, "epoch %u", fp->epoch);
+	wbs_faults_arm(fp);
+}
+
+void wbs_faults_step(struct wbs_faults *fp)
+{
+	const struct wbs_extent *e = pick_extent(fp);
+	unsigned int r = (unsigned int)wbs_rng_below(&fp->rng, 100);
+	unsigned int maxd = fp->cfg.max_delay_ms ? fp->cfg.max_delay_ms : 1;
+
+	if (r < 30) {
+		add_dyn(fp, add_rule(fp, "write,fua %s sectors=%" PRIu64 "-%" PRIu64
+				     " skip=%u count=%u", pick_status(fp),
+				     e->first, e->last,
+				     (unsigned int)wbs_rng_below(&fp->rng, 4),
+				     (unsigned int)wbs_rng_range(&fp->rng, 1, 4)));
+	} else if (r < 42) {
+		add_dyn(fp, add_rule(fp, "write,fua %s sectors=%" PRIu64 "-%" PRIu64
+				     " every=%u count=%u", pick_status(fp),
+				     e->first, e->last,
+				     (unsigned int)wbs_rng_range(&fp->rng, 2, 4),
+				     (unsigned int)wbs_rng_range(&fp->rng, 2, 6)));
+	} else if (r < 52) {
+		add_dyn(fp, add_rule(fp, "write %s sectors=%" PRIu64 "-%" PRIu64
+				     " count=%u action=delay:%u", pick_status(fp),
+				     e->first, e->last,
+				     (unsigned int)wbs_rng_range(&fp->rng, 1, 2),
+				     (unsigned int)wbs_rng_range(&fp->rng, 1, maxd)));
+	} else if (r < 72) {
+		if (fp->ndyn)
+			remove_rule(fp, (unsigned int)wbs_rng_below(&fp->rng, fp->ndyn));
+	} else if (fp->cfg.robust && r < 80) {
+		fp->suspends++;
+		wbs_faults_drain(fp);
+		if (!dm_simple(fp, "suspend"))
+			dm_simple(fp, "resume");
+	} else if (fp->cfg.robust && r < 84) {
+		reload(fp);
+	}
+}
+
+int wbs_faults_drain(struct wbs_faults *fp)
+{
+	for (;;) {
+		struct wbs_buf out = { 0 };
+		char *line, *save = NULL;
+		unsigned int got = 0;
+		int rc = wbs_dm_message(&out, fp->cfg.dev, "log %" PRIu64,
+					fp->next_seq);
+
+		if (rc) {
+			wbs_faults_event(fp, "log-failed rc=%d", rc);
+			fp->failures++;
+			wbs_buf_free(&out);
+			return -1;
+		}
+		for (line = out.s ? strtok_r(out.s, "\n", &save) : NULL; line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			struct wbs_fault f;
+
+			if (wbs_fault_parse(line, fp->epoch, &f)) {
+				wbs_faults_event(fp, "log-unparsed %s", line);
+				continue;
+			}
+			if (f.seq < fp->next_seq)
+				continue;
+			if (f.seq > fp->next_seq)
+				fprintf(fp->log, "gap %u %" PRIu64 " %" PRIu64 "\n",
+					fp->epoch, fp->next_seq, f.seq);
+			fprintf(fp->log, "fault %u %s\n", fp->epoch, line);
+			fp->next_seq = f.seq + 1;
+			got++;
+		}
+		wbs_buf_free(&out);
+		fflush(fp->log);
+		if (!got)
+			return 0;
+	}
+}
+
+int wbs_faults_clear(struct wbs_faults *fp)
+{
+	int rc = wbs_dm_message(NULL, fp->cfg.dev, "clear");
+
+	wbs_faults_event(fp, "clear rc=%d", rc);
+	fp->ndyn = 0;
+	return rc;
+}
+
+void wbs_faults_close(struct wbs_faults *fp)
+{
+	if (fp->log)
+		fclose(fp->log);
+	free(fp->table);
+	free(fp->dyn);
+	memset(fp, 0, sizeof(*fp));
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The fault programmer: drives dm-wberr through dmsetup during a run.
+ * Base rules give every test-file extent a seeded-probability rule (the
+ * statuses rotate over the extents so every status is used); each step
+ * then adds bursts (skip/count), every-Kth and delayed faults, removes
+ * rules, and with @robust suspends/resumes and reloads the table.  Every
+ * rule is limited to the data sectors of the test files.  The fault log is
+ * drained into faults.txt (see faultlog.h) after every step.
+ */
+#ifndef WBS_FAULTS_H
+#define WBS_FAULTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "extents.h"
+#include "rng.h"
+
+struct wbs_faults_cfg {
+	const char *dev;	/* dm device name */
+	uint64_t seed;
+	unsigned int prob_ppm;	/* base rules; 0 = no base rules */
+	unsigned int max_delay_ms;
+	int robust;		/* suspend/resume and table reloads */
+};
+
+struct wbs_faults {
+	struct wbs_faults_cfg cfg;
+	const struct wbs_files *files;
+	struct wbs_rng rng;
+	FILE *log;
+	char *table;		/* the live table line, for reloads */
+	uint32_t epoch;
+	uint64_t next_seq;
+	unsigned int *dyn;	/* ids of dynamic rules still listed */
+	unsigned int ndyn;
+	/* what was done */
+	unsigned long rules_added, rules_removed, suspends, reloads, failures;
+};
+
+int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
+		    const struct wbs_files *files, const char *dir);
+/* Adds the base rules. */
+int wbs_faults_arm(struct wbs_faults *fp);
+/* One seeded random action. */
+void wbs_faults_step(struct wbs_faults *fp);
+/* Copies new fault log entries into faults.txt. */
+int wbs_faults_drain(struct wbs_faults *fp);
+/* Removes every rule (then drains). */
+int wbs_faults_clear(struct wbs_faults *fp);
+void wbs_faults_event(struct wbs_faults *fp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void wbs_faults_close(struct wbs_faults *fp);
+
+#endif

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "runner.h"
+#include "extents.h"
+#include "faults.h"
+#include "tracefs.h"
+#include "util.h"
+#include "worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void wbs_run_defaults(struct wbs_run_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->tracefs = "/sys/kernel/tracing";
+	cfg->seed = 1;
+	cfg->procs = 16;
+	cfg->fds = 4;
+	cfg->shared = 4;
+	cfg->file_kib = 256;
+	cfg->duration_s = 30;
+	cfg->prob_ppm = 50000;
+	cfg->period_ms = 250;
+	cfg->max_delay_ms = 50;
+	cfg->buffer_kb = 16384;
+}
+
+static unsigned int nfiles(const struct wbs_run_cfg *cfg)
+{
+	return cfg->procs + cfg->shared;
+}
+
+static void file_path(const struct wbs_run_cfg *cfg, unsigned int i, char *p,
+		      size_t len)
+{
+	snprintf(p, len, "%s/wbs/f%03u", cfg->dir, i);
+}
+
+/* fd j of worker p: the first half on its private file (two fds of one
+ * process on one file), the rest on shared files. */
+static unsigned int fd_file(const struct wbs_run_cfg *cfg, unsigned int p,
+			    unsigned int j)
+{
+	if (j < (cfg->fds + 1) / 2 || !cfg->shared)
+		return p;
+	return cfg->procs + (p + j) % cfg->shared;
+}
+
+/* Creates, preallocates and fully writes every test file, so that the
+ * stress only overwrites already-written blocks. */
+static int make_files(const struct wbs_run_cfg *cfg, struct wbs_files *fs)
+{
+	size_t size = (size_t)cfg->file_kib * 1024;
+	char path[4096], *buf = wbs_xcalloc(size, 1);
+	unsigned int i;
+	int fd, rc = -1;
+
+	snprintf(path, sizeof(path), "%s/wbs", cfg->dir);
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		wbs_warn(1, "mkdir %s", path);
+		goto out;
+	}
+	for (i = 0; i < nfiles(cfg); i++) {
+		file_path(cfg, i, path, sizeof(path));
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			wbs_warn(1, "create %s", path);
+			goto out;
+		}
+		memset(buf, 'a' + (int)(i % 26), size);
+		if (fallocate(fd, 0, 0, (off_t)size) ||
+		    pwrite(fd, buf, size, 0) != (ssize_t)size || fsync(fd)) {
+			wbs_warn(1, "fill %s", path);
+			close(fd);
+			goto out;
+		}
+		close(fd);
+	}
+	sync();
+	for (i = 0; i < nfiles(cfg); i++) {
+		file_path(cfg, i, path, sizeof(path));
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || wbs_files_add(fs, i, fd, path)) {
+			if (fd >= 0)
+				close(fd);
+			goto out;
+		}
+		close(fd);
+	}
+	rc = 0;
+out:
+	free(buf);
+	return rc;
+}
+
+static pid_t spawn_fio(const struct wbs_run_cfg *cfg, const char *job,
+		       unsigned int n)
+{
+	char out[4096], dir[4096], rt[32];
+	pid_t pid;
+
+	snprintf(dir, sizeof(dir), "%s/fio", cfg->dir);
+	mkdir(dir, 0755);
+	snprintf(out, sizeof(out), "--output=%s/fio.%u.json", cfg->out, n);
+	snprintf(rt, sizeof(rt), "%u", (unsigned int)(cfg->duration_s + 0.5));
+	pid = fork();
+	if (pid)
+		return pid;
+	setenv("WBERR_FIO_DIR", dir, 1);
+	setenv("WBERR_FIO_RUNTIME", rt, 1);
+	execlp("fio", "fio", "--output-format=json", out, job, (char *)NULL);
+	_exit(127);
+}
+
+static int read_bytes(int fd, unsigned int n)
+{
+	char c;
+
+	while (n) {
+		ssize_t r = read(fd, &c, 1);
+
+		if (r == 0)
+			return -1;
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		n--;
+	}
+	return 0;
+}
+
+static int write_meta(const struct wbs_run_cfg *cfg, dev_t dev,
+		      uint64_t go, uint64_t stop, int sweep_done,
+		      const int *fio_rc, const struct wbs_faults *fp,
+		      unsigned int workers_failed)
+{
+	FILE *f = wbs_fopen_in(cfg->out, "meta.txt", "we");
+	unsigned int i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "dev=%u:%u\nseed=%" PRIu64 "\nprocs=%u\nfds=%u\nshared=%u\n"
+		"file_kib=%u\nduration_s=%.1f\nprob_ppm=%u\nrobust=%d\n"
+		"go_ns=%" PRIu64 "\nstop_ns=%" PRIu64 "\nsweep_done=%d\n"
+		"workers_failed=%u\nrules_added=%lu\nrules_removed=%lu\n"
+		"suspends=%lu\nreloads=%lu\ndm_failures=%lu\n",
+		major(dev), minor(dev), cfg->seed, cfg->procs, cfg->fds,
+		cfg->shared, cfg->file_kib, cfg->duration_s, cfg->prob_ppm,
+		cfg->robust, go, stop, sweep_done, workers_failed,
+		fp->rules_added, fp->rules_removed, fp->suspends, fp->reloads,
+		fp->failures);
+	for (i = 0; i < cfg->nfio; i++)
+		fprintf(f, "fio_rc.%u=%d\nfio_job.%u=%s\n", i, fio_rc[i], i,
+			cfg->fio[i]);
+	return fclose(f);
+}
+
+static pid_t fork_worker(const struct wbs_run_cfg *cfg, unsigned int p,
+			 int pipes[4][2], char paths[][4096])
+{
+	struct wbs_worker_cfg wc = {
+		.proc = p, .nfds = cfg->fds, .seed = cfg->seed,
+		.duration_ns = (uint64_t)(cfg->duration_s * 1e9),
+		.file_size = (size_t)cfg->file_kib * 1024, .outdir = cfg->out,
+		.ready_fd = pipes[0][1], .go_fd = pipes[1][0],
+		.done_fd = pipes[2][1], .sweep_fd = pipes[3][0],
+	};
+	unsigned int j;
+	pid_t pid;
+
+	for (j = 0; j < cfg->fds; j++) {
+		wc.file[j] = fd_file(cfg, p, j);
+		wc.path[j] = paths[wc.file[j]];
+	}
+	pid = fork();
+	if (pid)
+		return pid;
+	close(pipes[0][0]);
+	close(pipes[1][1]);
+	close(pipes[2][0]);
+	close(pipes[3][1]);
+	_exit(wbs_worker_main(&wc));
+}
+
+int wbs_run(const struct wbs_run_cfg *cfg)
+{
+	struct wbs_faults_cfg fc = {
+		.dev = cfg->dev, .seed = cfg->seed, .prob_ppm = cfg->prob_ppm,
+		.max_delay_ms = cfg->max_delay_ms, .robust = cfg->robust,
+	};
+	int pipes[4][2], fio_rc[WBS_MAX_FIO] = { 0 };
+	pid_t *wpid = NULL, fio_pid[WBS_MAX_FIO] = { 0 };
+	unsigned int i, failed = 0;
+	struct wbs_files fs = { 0 };
+	struct wbs_faults fp = { 0 };
+	uint64_t go = 0, stop = 0, end;
+	char (*paths)[4096] = NULL;
+	struct stat st;
+	int rc = 1;
+
+	if (cfg->fds < 1 || cfg->fds > WBS_MAX_FDS || !cfg->procs) {
+		wbs_warn(0, "--fds must be 1..%d and --procs > 0", WBS_MAX_FDS);
+		return 2;
+	}
+	if (mkdir(cfg->out, 0755) && errno != EEXIST) {
+		wbs_warn(1, "mkdir %s", cfg->out);
+		return 2;
+	}
+	if (stat(cfg->dir, &st)) {
+		wbs_warn(1, "%s", cfg->dir);
+		return 2;
+	}
+	if (make_files(cfg, &fs) || wbs_files_save(&fs, cfg->out))
+		return 2;
+	paths = wbs_xcalloc(nfiles(cfg), sizeof(*paths));
+	for (i = 0; i < nfiles(cfg); i++)
+		file_path(cfg, i, paths[i], sizeof(paths[i]));
+	if (wbs_faults_init(&fp, &fc, &fs, cfg->out))
+		goto out;
+	if (wbs_tracefs_start(cfg->tracefs, cfg->buffer_kb))
+		goto out;
+	for (i = 0; i < 4; i++)
+		if (pipe2(pipes[i], O_CLOEXEC)) {
+			wbs_warn(1, "pipe");
+			goto out;
+		}
+
+	wpid = wbs_xcalloc(cfg->procs, sizeof(*wpid));
+	fflush(NULL);
+	for (i = 0; i < cfg->procs; i++)
+		wpid[i] = fork_worker(cfg, i, pipes, paths);
+	close(pipes[0][1]);
+	close(pipes[1][0]);
+	close(pipes[2][1]);
+	close(pipes[3][0]);
+	if (read_bytes(pipes[0][0], cfg->procs)) {
+		wbs_warn(0, "a worker failed to open its files");
+		close(pipes[1][1]);
+		close(pipes[3][1]);
+		goto reap;
+	}
+
+	/* every fd is open (sampled a clean wb_err): now the faults */
+	wbs_faults_arm(&fp);
+	for (i = 0; i < cfg->nfio; i++)
+		fio_pid[i] = spawn_fio(cfg, cfg->fio[i], i);
+	go = wbs_now_ns();
+	wbs_faults_event(&fp, "go");
+	close(pipes[1][1]);
+	end = go + (uint64_t)(cfg->duration_s * 1e9);
+	while (wbs_now_ns() < end) {
+		wbs_faults_step(&fp);
+		wbs_faults_drain(&fp);
+		wbs_sleep_ns((uint64_t)cfg->period_ms * 1000000ull / 2 +
+			     (wbs_now_ns() % (cfg->period_ms + 1)) * 1000000ull);
+	}
+	if (read_bytes(pipes[2][0], cfg->procs))
+		wbs_warn(0, "a worker died in its loop");
+	stop = wbs_now_ns();
+	wbs_faults_event(&fp, "stop");
+
+	/* No more faults; held (delayed) bios fail within max_delay_ms;
+	 * then write everything back so no error can appear after the
+	 * sweep.  sync(2) does not consume errors (keep_errors waits). */
+	wbs_faults_clear(&fp);
+	wbs_sleep_ns(((uint64_t)cfg->max_delay_ms + 100) * 1000000ull);
+	sync();
+	wbs_faults_drain(&fp);
+	wbs_faults_event(&fp, "sweep");
+	close(pipes[3][1]);
+reap:
+	for (i = 0; i < cfg->procs; i++) {
+		int status;
+
+		if (waitpid(wpid[i], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			failed++;
+	}
+	for (i = 0; i < cfg->nfio; i++) {
+		int status;
+
+		if (fio_pid[i] > 0 && waitpid(fio_pid[i], &status, 0) == fio_pid[i])
+			fio_rc[i] = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+		else
+			fio_rc[i] = -1;
+	}
+	wbs_faults_drain(&fp);
+	wbs_faults_event(&fp, "end");
+	if (wbs_tracefs_stop(cfg->tracefs, cfg->out))
+		goto out;
+	if (write_meta(cfg, st.st_dev, go, stop, !failed, fio_rc, &fp, failed))
+		goto out;
+	rc = failed ? 1 : 0;
+	for (i = 0; i < cfg->nfio; i++)
+		if (fio_rc[i])
+			rc = 1;
+out:
+	wbs_faults_close(&fp);
+	wbs_files_free(&fs);
+	free(paths);
+	free(wpid);
+	return rc;
+}

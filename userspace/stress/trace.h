@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The errseq tracepoints as read back from tracefs (trace.txt, text, with
+ * trace_clock "mono" so timestamps are CLOCK_MONOTONIC, printed in us):
+ *   filemap:filemap_set_wb_err  dev=M:m ino=0x.. errseq=0x..  (OLD value)
+ *   filemap:file_check_and_advance_wb_err
+ *                               file=%p dev=M:m ino=0x.. old=0x.. new=0x..
+ * plus errseq_t arithmetic (lib/errseq.c) on the printed values.
+ */
+#ifndef WBS_TRACE_H
+#define WBS_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum wbs_tev_type { WBS_TEV_SET, WBS_TEV_ADVANCE };
+
+struct wbs_tev {
+	uint64_t us;		/* timestamp, microseconds */
+	uint64_t ino;
+	uint32_t pid;
+	uint32_t major, minor;
+	uint32_t old, new;	/* SET: old = the value before errseq_set */
+	uint32_t ord;		/* position in the trace, breaks timestamp ties */
+	uint8_t type;
+	char file[24];		/* ADVANCE: hashed struct file pointer */
+	char *line;		/* the raw trace line */
+};
+
+struct wbs_trace {
+	struct wbs_tev *v;
+	size_t n;
+	uint64_t lost;		/* entries-written - entries-in-buffer */
+	int header_seen;
+};
+
+int wbs_trace_parse(struct wbs_trace *t, const char *text);
+int wbs_trace_load(struct wbs_trace *t, const char *dir);
+void wbs_trace_free(struct wbs_trace *t);
+
+/* errseq_t layout (lib/errseq.c): errno in the low 12 bits, SEEN = bit
+ * 12, counter from bit 13. */
+#define WBS_ERRSEQ_ERRMASK 0xfffu
+#define WBS_ERRSEQ_SEEN    0x1000u
+#define WBS_ERRSEQ_SHIFT   13
+
+/* The error "instance" a value stands for: 0 = never failed, else
+ * counter + 1.  errseq_set() overwrites an unseen error in place (same
+ * instance, reported once) and starts a new instance after a SEEN one. */
+uint32_t wbs_errseq_level(uint32_t v);
+/* The instance a filemap_set_wb_err event (carrying the OLD value)
+ * leaves the mapping at. */
+uint32_t wbs_errseq_level_after_set(uint32_t old);
+
+#endif

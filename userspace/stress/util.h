@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers shared by every module: clock, allocation, errors, files. */
+#ifndef WBS_UTIL_H
+#define WBS_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define WBS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* CLOCK_MONOTONIC in ns: the same clock as trace_clock "mono" and
+ * ktime_get_ns() in the dm-wberr fault log. */
+uint64_t wbs_now_ns(void);
+void wbs_sleep_ns(uint64_t ns);
+
+void *wbs_xcalloc(size_t n, size_t size);
+void *wbs_xrealloc(void *p, size_t n, size_t size);
+char *wbs_xstrdup(const char *s);
+
+/* Prints "wberr-stress: <msg>" (+ ": strerror(errno)" when @with_errno). */
+void wbs_warn(int with_errno, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* errno name ("EIO") or its number as text; never NULL. */
+const char *wbs_errname(int err);
+
+/* Whole file into a NUL-terminated buffer; NULL on error. */
+char *wbs_read_file(const char *path, size_t *len);
+int wbs_write_file(const char *path, const char *text);
+FILE *wbs_fopen_in(const char *dir, const char *name, const char *mode);
+
+/* Growable text buffer. */
+struct wbs_buf {
+	char *s;
+	size_t len, cap;
+};
+void wbs_buf_add(struct wbs_buf *b, const char *p, size_t n);
+void wbs_buf_printf(struct wbs_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void wbs_buf_free(struct wbs_buf *b);
+
+#endif

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "worker.h"
+#include "rec.h"
+#include "rng.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_WRITE 16384
+
+struct wstate {
+	const struct wbs_worker_cfg *cfg;
+	struct wbs_rec_writer w;
+	struct wbs_rng rng;
+	int fd[WBS_MAX_FDS];
+	uint64_t ino[WBS_MAX_FDS];
+	uint64_t writes, write_errors, syncs;
+};
+
+static void record(struct wstate *s, unsigned int fdi, unsigned int op,
+		   uint64_t t0, uint64_t t1, int ret, int err, unsigned int phase)
+{
+	struct wbs_rec r = {
+		.t0 = t0, .t1 = t1, .ino = s->ino[fdi], .pid = (uint32_t)getpid(),
+		.ret = ret, .err = ret < 0 ? err : 0,
+		.proc = (uint16_t)s->cfg->proc,
+		.file = (uint16_t)s->cfg->file[fdi], .fdi = (uint8_t)fdi,
+		.op = (uint8_t)op, .phase = (uint8_t)phase,
+	};
+
+	wbs_rec_put(&s->w, &r);
+}
+
+static void do_sync(struct wstate *s, unsigned int fdi, unsigned int op,
+		    unsigned int phase)
+{
+	uint64_t t0, t1;
+	int ret, err;
+
+	t0 = wbs_now_ns();
+	if (op == WBS_OP_FSYNC)
+		ret = fsync(s->fd[fdi]);
+	else if (op == WBS_OP_FDATASYNC)
+		ret = fdatasync(s->fd[fdi]);
+	else
+		ret = syncfs(s->fd[fdi]);
+	err = errno;
+	t1 = wbs_now_ns();
+	record(s, fdi, op, t0, t1, ret, err, phase);
+	s->syncs++;
+}
+
+static void do_write(struct wstate *s, unsigned int fdi, char *buf)
+{
+	size_t fsz = s->cfg->file_size;
+	size_t len = (size_t)wbs_rng_range(&s->rng, 1, MAX_WRITE / 512) * 512;
+	off_t off;
+	uint64_t t0;
+	ssize_t n;
+
+	if (len > fsz)
+		len = fsz;
+	/* never past EOF: overwrites only, so no allocation, no metadata
+	 * in the faulted sectors */
+	off = (off_t)(wbs_rng_below(&s->rng, (fsz - len) / 512 + 1) * 512);
+	memset(buf, (int)(wbs_rng_next(&s->rng) & 0xff), len);
+	t0 = wbs_now_ns();
+	n = pwrite(s->fd[fdi], buf, len, off);
+	s->writes++;
+	if (n != (ssize_t)len) {
+		s->write_errors++;
+		record(s, fdi, WBS_OP_WRITE_ERR, t0, wbs_now_ns(), -1,
+		       n < 0 ? errno : EIO, WBS_PHASE_LOOP);
+	}
+}
+
+static int wait_eof(int fd)
+{
+	char c;
+	ssize_t n;
+
+	while ((n = read(fd, &c, 1)) != 0)
+		if (n < 0 && errno != EINTR)
+			return -1;
+	return 0;
+}
+
+static void signal_byte(int fd)
+{
+	char c = 1;
+
+	while (write(fd, &c, 1) < 0 && errno == EINTR)
+		;
+}
+
+int wbs_worker_main(const struct wbs_worker_cfg *cfg)
+{
+	struct wstate s = { .cfg = cfg };
+	uint64_t t0, deadline, loop_start;
+	unsigned int i;
+	char *buf;
+
+	if (wbs_rec_open(&s.w, cfg->outdir, cfg->proc)) {
+		wbs_warn(1, "worker %u: records", cfg->proc);
+		return 2;
+	}
+	wbs_rng_seed(&s.rng, cfg->seed, 1000 + cfg->proc);
+	buf = wbs_xcalloc(MAX_WRITE, 1);
+	for (i = 0; i < cfg->nfds; i++) {
+		struct stat st;
+
+		t0 = wbs_now_ns();
+		s.fd[i] = open(cfg->path[i], O_RDWR | O_CLOEXEC);
+		if (s.fd[i] < 0 || fstat(s.fd[i], &st)) {
+			wbs_warn(1, "worker %u: open %s", cfg->proc, cfg->path[i]);
+			return 2;
+		}
+		s.ino[i] = st.st_ino;
+		record(&s, i, WBS_OP_OPEN, t0, wbs_now_ns(), s.fd[i], 0,
+		       WBS_PHASE_LOOP);
+	}
+	signal_byte(cfg->ready_fd);
+	if (wait_eof(cfg->go_fd))
+		return 2;
+
+	loop_start = wbs_now_ns();
+	deadline = loop_start + cfg->duration_ns;
+	while (wbs_now_ns() < deadline) {
+		unsigned int fdi = (unsigned int)wbs_rng_below(&s.rng, cfg->nfds);
+		unsigned int r = (unsigned int)wbs_rng_below(&s.rng, 100);
+
+		if (r < 55)
+			do_write(&s, fdi, buf);
+		else if (r < 75)
+			do_sync(&s, fdi, WBS_OP_FSYNC, WBS_PHASE_LOOP);
+		else if (r < 94)
+			do_sync(&s, fdi, WBS_OP_FDATASYNC, WBS_PHASE_LOOP);
+		else
+			do_sync(&s, fdi, WBS_OP_SYNCFS, WBS_PHASE_LOOP);
+	}
+	signal_byte(cfg->done_fd);
+
+	/* Final sweep, faults cleared: every error still pending on a
+	 * mapping (or the fs) must come out here. */
+	if (wait_eof(cfg->sweep_fd))
+		return 2;
+	for (i = 0; i < cfg->nfds; i++) {
+		do_sync(&s, i, WBS_OP_FSYNC, WBS_PHASE_SWEEP);
+		do_sync(&s, i, WBS_OP_SYNCFS, WBS_PHASE_SWEEP);
+	}
+	{
+		uint64_t ms = (wbs_now_ns() - loop_start) / 1000000;
+		struct wbs_rec sum = {
+			.t0 = loop_start, .t1 = deadline, .ino = s.writes,
+			.pid = (uint32_t)getpid(), .ret = (int32_t)s.syncs,
+			.err = (int32_t)s.write_errors, .proc = (uint16_t)cfg->proc,
+			.file = (uint16_t)(ms / 1000 > 65535 ? 65535 : ms / 1000),
+			.op = WBS_OP_SUMMARY,
+		};
+
+		wbs_rec_put(&s.w, &sum);
+	}
+	for (i = 0; i < cfg->nfds; i++)
+		close(s.fd[i]);
+	free(buf);
+	return wbs_rec_close(&s.w) ? 2 : 0;
+}
