@@ -1,0 +1,1609 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dm-wberr: a device-mapper target that fails chosen bios with a chosen
+ * blk_status_t.
+ *
+ * The target remaps like dm-linear.  Rules added at run time with
+ * "dmsetup message" pick bios by op class and sector range, decide when to
+ * fire (skip, every, count, seeded probability) and what to do (complete
+ * with the status, complete with success without writing, or hold the bio
+ * then fail it).  Every injected fault is recorded in a bounded log.
+ *
+ * See README.rst next to this file for the table, message and status
+ * syntax.
+ */
+
+#include <linux/device-mapper.h>
+
+#include <linux/module.h>
+#include <linux/init.h>
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+
+#define DM_MSG_PREFIX "wberr"
+
+#define WBERR_LOG_SIZE_DEFAULT	1024
+#define WBERR_LOG_SIZE_MAX	65536
+#define WBERR_MAX_RULES		4096
+#define WBERR_PPM		1000000
+#define WBERR_DELAY_MAX_MS	3600000
+/* candidates collected by the range index before falling back to a scan */
+#define WBERR_MAX_CANDIDATES	16
+/* log entries copied out of the spinlock at a time */
+#define WBERR_LOG_BATCH		32
+/* blk_status_t values are < 20 in 6.12 (see blk_errors[] in blk-core.c) */
+#define WBERR_NR_STATUS		20
+
+/* Op classes a rule can match. */
+enum wberr_class {
+	WBERR_READ,
+	WBERR_WRITE,		/* data write without FUA */
+	WBERR_FUA,		/* data write with FUA */
+	WBERR_FLUSH,		/* the empty preflush bio */
+	WBERR_DISCARD,
+	WBERR_WRITE_ZEROES,
+	WBERR_NR_CLASSES
+};
+
+#define WBERR_ALL_CLASSES	((1U << WBERR_NR_CLASSES) - 1)
+#define WBERR_DATA_CLASSES	(WBERR_ALL_CLASSES & ~BIT(WBERR_FLUSH))
+#define WBERR_NO_CLASS		WBERR_NR_CLASSES
+
+static const char * const wberr_class_names[WBERR_NR_CLASSES] = {
+	[WBERR_READ]		= "read",
+	[WBERR_WRITE]		= "write",
+	[WBERR_FUA]		= "fua",
+	[WBERR_FLUSH]		= "flush",
+	[WBERR_DISCARD]		= "discard",
+	[WBERR_WRITE_ZEROES]	= "write_zeroes",
+};
+
+/*
+ * The statuses a rule may complete a bio with.  Deliberately absent:
+ * BLK_STS_OK (the error would vanish), BLK_STS_DM_REQUEUE (dm core requeues
+ * or rewrites it), 18 (an unused slot: blk_status_to_errno() returns 0) and
+ * anything >= 20 (past blk_errors[]).
+ */
+static const char * const wberr_status_names[WBERR_NR_STATUS] = {
+	[BLK_STS_NOTSUPP]		= "notsupp",
+	[BLK_STS_TIMEOUT]		= "timeout",
+	[BLK_STS_NOSPC]			= "nospc",
+	[BLK_STS_TRANSPORT]		= "transport",
+	[BLK_STS_TARGET]		= "target",
+	[BLK_STS_RESV_CONFLICT]		= "resv_conflict",
+	[BLK_STS_MEDIUM]		= "medium",
+	[BLK_STS_PROTECTION]		= "protection",
+	[BLK_STS_RESOURCE]		= "resource",
+	[BLK_STS_IOERR]			= "ioerr",
+	[BLK_STS_AGAIN]			= "again",
+	[BLK_STS_DEV_RESOURCE]		= "dev_resource",
+	[BLK_STS_ZONE_OPEN_RESOURCE]	= "zone_open_resource",
+	[BLK_STS_ZONE_ACTIVE_RESOURCE]	= "zone_active_resource",
+	[BLK_STS_OFFLINE]		= "offline",
+	[BLK_STS_DURATION_LIMIT]	= "duration_limit",
+	[BLK_STS_INVAL]			= "inval",
+};
+
+enum wberr_action {
+	WBERR_ACT_FAIL,
+	WBERR_ACT_DROP,
+	WBERR_ACT_DELAY,
+};
+
+struct wberr_rule {
+	struct rcu_head rcu;
+	unsigned int id;
+	unsigned int classes;		/* BIT(enum wberr_class) mask */
+	blk_status_t status;
+	enum wberr_action action;
+	unsigned int delay_ms;
+	u32 prob;			/* parts per million */
+	sector_t first;			/* inclusive, target-relative */
+	sector_t last;
+	u64 skip;
+	u64 count;			/* 0 = unlimited */
+	u64 every;
+	atomic64_t matched;
+	atomic64_t fired;
+};
+
+/* One entry of a per-class range index, sorted by @first. */
+struct wberr_range {
+	sector_t first;
+	sector_t last;
+	sector_t maxlast;		/* max of @last over entries [0, i] */
+	struct wberr_rule *rule;
+};
+
+/*
+ * An immutable set of rules.  Messages build a new one and publish it with
+ * rcu_assign_pointer(); map reads it under rcu_read_lock().  Rules are
+ * shared between consecutive snapshots (their counters are atomics).
+ */
+struct wberr_snapshot {
+	struct rcu_head rcu;
+	unsigned int nr;
+	struct wberr_rule **rules;			/* id order */
+	unsigned int nr_class[WBERR_NR_CLASSES];
+	struct wberr_range *index[WBERR_NR_CLASSES];	/* by first sector */
+	void *mem[];
+};
+
+struct wberr_log_entry {
+	u64 seq;
+	u64 ns;
+	sector_t sector;
+	unsigned int nr_sectors;
+	unsigned int rule_id;
+	blk_opf_t opf;
+	u8 class;
+	u8 status;
+};
+
+struct wberr_c {
+	struct dm_dev *dev;
+	sector_t start;
+	struct dm_target *ti;
+
+	/* table arguments, kept to echo them back in their original order */
+	unsigned int log_size;
+	u64 seed;
+	unsigned int nr_opt_args;
+	bool seed_first;
+
+	struct wberr_snapshot __rcu *snap;
+	struct mutex rules_lock;	/* serialises snapshot updates */
+	unsigned int next_id;
+
+	atomic64_t draws;		/* PRNG stream position */
+
+	u64 __percpu *bios_seen;
+	atomic64_t bios_dropped;
+	atomic64_t failed[WBERR_NR_STATUS];
+
+	spinlock_t log_lock;		/* protects log, log_next, log_first */
+	struct wberr_log_entry *log;
+	u64 log_next;			/* seq of the next entry */
+	u64 log_first;			/* first seq still visible */
+
+	spinlock_t delay_lock;		/* protects delayed, may_delay */
+	struct list_head delayed;
+	bool may_delay;
+	struct timer_list delay_timer;
+	struct work_struct delay_work;
+	struct workqueue_struct *wq;
+};
+
+/* Per-bio state, used only while a bio is held by a delay rule. */
+struct wberr_bio {
+	struct list_head list;
+	unsigned long expires;
+	blk_status_t status;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Parsing helpers                                                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Strict decimal: digits only, no sign, no base prefix, no trailing
+ * newline, no overflow.  kstrtou64() accepts "+1", "0x1" (base 0) and a
+ * trailing "\n", which would make "list" output disagree with what was
+ * typed.
+ */
+static int wberr_parse_u64(const char *s, u64 *res)
+{
+	u64 v = 0;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		if (check_mul_overflow(v, (u64)10, &v) ||
+		    check_add_overflow(v, (u64)(*s - '0'), &v))
+			return -EINVAL;
+	}
+	*res = v;
+	return 0;
+}
+
+static int wberr_parse_sector(const char *s, sector_t *res)
+{
+	u64 v;
+
+	if (wberr_parse_u64(s, &v) || v != (sector_t)v)
+		return -EINVAL;
+	*res = v;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Constructor / destructor                                                 */
+/* ------------------------------------------------------------------------ */
+
+static void wberr_delay_timer_fn(struct timer_list *t);
+static void wberr_delay_work_fn(struct work_struct *work);
+
+static int wberr_parse_opt_args(struct dm_target *ti, struct wberr_c *wc,
+				struct dm_arg_set *as)
+{
+	static const struct dm_arg _args[] = {
+		{0, 4, "Invalid number of optional arguments (0, 2 or 4)"},
+	};
+	bool have_log_size = false, have_seed = false;
+	unsigned int argc;
+	const char *key, *val;
+	u64 v;
+	int r;
+
+	if (!as->argc)
+		return 0;
+
+	r = dm_read_arg_group(_args, as, &argc, &ti->error);
+	if (r)
+		return r;
+	if (argc % 2) {
+		ti->error = "Optional arguments come in <key> <value> pairs";
+		return -EINVAL;
+	}
+	wc->nr_opt_args = argc;
+
+	while (argc) {
+		key = dm_shift_arg(as);
+		val = dm_shift_arg(as);
+		argc -= 2;
+
+		if (!strcmp(key, "log_size")) {
+			if (have_log_size) {
+				ti->error = "Duplicate log_size";
+				return -EINVAL;
+			}
+			if (wberr_parse_u64(val, &v) || v < 1 ||
+			    v > WBERR_LOG_SIZE_MAX) {
+				ti->error = "Invalid log_size (1..65536)";
+				return -EINVAL;
+			}
+			wc->log_size = v;
+			have_log_size = true;
+		} else if (!strcmp(key, "seed")) {
+			if (have_seed) {
+				ti->error = "Duplicate seed";
+				return -EINVAL;
+			}
+			if (wberr_parse_u64(val, &v)) {
+				ti->error = "Invalid seed (decimal u64)";
+				return -EINVAL;
+			}
+			wc->seed = v;
+			wc->seed_first = !have_log_size;
+			have_seed = true;
+		} else {
+			ti->error = "Unknown optional argument (log_size, seed)";
+			return -EINVAL;
+		}
+	}
+
+	if (as->argc) {
+		ti->error = "Unexpected arguments after the optional arguments";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void wberr_free_snapshot_now(struct wberr_snapshot *snap)
+{
+	unsigned int i;
+
+	if (!snap)
+		return;
+	for (i = 0; i < snap->nr; i++)
+		kfree(snap->rules[i]);
+	kvfree(snap);
+}
+
+static void wberr_dtr(struct dm_target *ti)
+{
+	struct wberr_c *wc = ti->private;
+
+	timer_shutdown_sync(&wc->delay_timer);
+	if (wc->wq) {
+		cancel_work_sync(&wc->delay_work);
+		destroy_workqueue(wc->wq);
+	}
+	/* No bio can be held here: presuspend drained them (see below). */
+	WARN_ON_ONCE(!list_empty(&wc->delayed));
+
+	wberr_free_snapshot_now(rcu_dereference_protected(wc->snap, true));
+	kvfree(wc->log);
+	free_percpu(wc->bios_seen);
+	if (wc->dev)
+		dm_put_device(ti, wc->dev);
+	mutex_destroy(&wc->rules_lock);
+	kfree(wc);
+}
+
+/*
+ * Construct a wberr mapping:
+ *   <dev_path> <offset> [<#opt_args> [log_size <n>] [seed <u64>]]
+ */
+static int wberr_ctr(struct dm_target *ti, unsigned int argc, char **argv)
+{
+	struct dm_arg_set as = { .argc = argc, .argv = argv };
+	const char *devname, *offset;
+	struct wberr_c *wc;
+	int r;
+
+	if (argc < 2) {
+		ti->error = "Requires <dev> <offset> [<#opt_args> <opt_args>...]";
+		return -EINVAL;
+	}
+
+	wc = kzalloc(sizeof(*wc), GFP_KERNEL);
+	if (!wc) {
+		ti->error = "Cannot allocate context";
+		return -ENOMEM;
+	}
+	ti->private = wc;
+	wc->ti = ti;
+	wc->log_size = WBERR_LOG_SIZE_DEFAULT;
+	wc->next_id = 1;
+	mutex_init(&wc->rules_lock);
+	spin_lock_init(&wc->log_lock);
+	spin_lock_init(&wc->delay_lock);
+	INIT_LIST_HEAD(&wc->delayed);
+	wc->may_delay = true;
+	timer_setup(&wc->delay_timer, wberr_delay_timer_fn, 0);
+	INIT_WORK(&wc->delay_work, wberr_delay_work_fn);
+
+	devname = dm_shift_arg(&as);
+	offset = dm_shift_arg(&as);
+	if (wberr_parse_sector(offset, &wc->start)) {
+		ti->error = "Invalid device offset (decimal sectors)";
+		r = -EINVAL;
+		goto bad;
+	}
+
+	r = wberr_parse_opt_args(ti, wc, &as);
+	if (r)
+		goto bad;
+
+	r = dm_get_device(ti, devname, dm_table_get_mode(ti->table), &wc->dev);
+	if (r) {
+		ti->error = "Device lookup failed";
+		goto bad;
+	}
+
+	r = -ENOMEM;
+	wc->log = kvcalloc(wc->log_size, sizeof(*wc->log), GFP_KERNEL);
+	if (!wc->log) {
+		ti->error = "Cannot allocate fault log";
+		goto bad;
+	}
+	wc->bios_seen = alloc_percpu(u64);
+	if (!wc->bios_seen) {
+		ti->error = "Cannot allocate counters";
+		goto bad;
+	}
+	wc->wq = alloc_workqueue("dm-wberr", WQ_MEM_RECLAIM, 0);
+	if (!wc->wq) {
+		ti->error = "Cannot allocate workqueue";
+		goto bad;
+	}
+
+	ti->num_flush_bios = 1;
+	ti->num_discard_bios = 1;
+	ti->num_write_zeroes_bios = 1;
+	/* advertise a write cache so empty flushes reach map on any device */
+	ti->flush_supported = true;
+	/*
+	 * A failed or dropped bio is ended inside map, before map returns
+	 * DM_MAPIO_SUBMITTED.  Without this flag dm core would call
+	 * dm_start_io_acct(io, clone) on the clone afterwards, and a clone
+	 * that is not embedded in its dm_io is already freed by then.
+	 */
+	ti->accounts_remapped_io = true;
+	ti->per_io_data_size = sizeof(struct wberr_bio);
+	return 0;
+
+bad:
+	DMERR("%s", ti->error);
+	wberr_dtr(ti);
+	return r;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rule snapshots                                                           */
+/* ------------------------------------------------------------------------ */
+
+static struct wberr_snapshot *wberr_alloc_snapshot(unsigned int nr,
+						   const unsigned int *nr_class)
+{
+	struct wberr_snapshot *snap;
+	size_t size = sizeof(*snap) + nr * sizeof(struct wberr_rule *);
+	unsigned int c;
+	char *p;
+
+	for (c = 0; c < WBERR_NR_CLASSES; c++)
+		size += nr_class[c] * sizeof(struct wberr_range);
+
+	snap = kvzalloc(size, GFP_KERNEL);
+	if (!snap)
+		return NULL;
+
+	/* ranges first: they hold sector_t and need the stricter alignment */
+	p = (char *)snap->mem;
+	for (c = 0; c < WBERR_NR_CLASSES; c++) {
+		snap->nr_class[c] = nr_class[c];
+		snap->index[c] = (struct wberr_range *)p;
+		p += nr_class[c] * sizeof(struct wberr_range);
+	}
+	snap->rules = (struct wberr_rule **)p;
+	snap->nr = nr;
+	return snap;
+}
+
+/**
+ * wberr_build_snapshot() - derive a new rule set from the current one
+ * @old: the published snapshot (may be NULL)
+ * @add: a rule to append (its id is above every id in @old), or NULL
+ * @drop: a rule of @old to leave out, or NULL
+ *
+ * Copies @old in O(n), keeping each per-class range index sorted by first
+ * sector (the new rule is inserted at its place) and recomputing the
+ * running maximum of the last sectors that lets map stop its backward walk
+ * early.
+ *
+ * Return: the new snapshot, NULL when it would be empty, or an ERR_PTR.
+ */
+static struct wberr_snapshot *wberr_build_snapshot(struct wberr_snapshot *old,
+						   struct wberr_rule *add,
+						   struct wberr_rule *drop)
+{
+	unsigned int nr_class[WBERR_NR_CLASSES] = { 0 };
+	struct wberr_snapshot *snap;
+	unsigned int nr = 0, c, i, j;
+
+	if (old) {
+		nr = old->nr;
+		memcpy(nr_class, old->nr_class, sizeof(nr_class));
+	}
+	for (c = 0; c < WBERR_NR_CLASSES; c++) {
+		if (add && (add->classes & BIT(c)))
+			nr_class[c]++;
+		if (drop && (drop->classes & BIT(c)))
+			nr_class[c]--;
+	}
+	nr = nr + !!add - !!drop;
+	if (!nr)
+		return NULL;
+
+	snap = wberr_alloc_snapshot(nr, nr_class);
+	if (!snap)
+		return ERR_PTR(-ENOMEM);
+
+	j = 0;
+	for (i = 0; old && i < old->nr; i++)
+		if (old->rules[i] != drop)
+			snap->rules[j++] = old->rules[i];
+	if (add)
+		snap->rules[j++] = add;
+
+	for (c = 0; c < WBERR_NR_CLASSES; c++) {
+		struct wberr_range *dst = snap->index[c];
+		bool inserted = !add || !(add->classes & BIT(c));
+		unsigned int n_old = old ? old->nr_class[c] : 0;
+		sector_t maxlast = 0;
+
+		j = 0;
+		for (i = 0; i <= n_old; i++) {
+			struct wberr_range *src = i < n_old ? &old->index[c][i] : NULL;
+
+			if (!inserted && (!src || src->first > add->first)) {
+				dst[j].first = add->first;
+				dst[j].last = add->last;
+				dst[j].rule = add;
+				j++;
+				inserted = true;
+			}
+			if (src && src->rule != drop)
+				dst[j++] = *src;
+		}
+		for (i = 0; i < j; i++) {
+			maxlast = max(maxlast, dst[i].last);
+			dst[i].maxlast = maxlast;
+		}
+	}
+	return snap;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The I/O path                                                             */
+/* ------------------------------------------------------------------------ */
+
+static unsigned int wberr_bio_class(struct bio *bio)
+{
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		return WBERR_READ;
+	case REQ_OP_WRITE:
+		/*
+		 * dm core sends a target the preflush of a flush bio as its
+		 * own empty bio and the data (if any) later without
+		 * REQ_PREFLUSH, so only empty preflushes are "flush".
+		 */
+		if ((bio->bi_opf & REQ_PREFLUSH) && !bio_sectors(bio))
+			return WBERR_FLUSH;
+		if (bio->bi_opf & REQ_FUA)
+			return WBERR_FUA;
+		return WBERR_WRITE;
+	case REQ_OP_DISCARD:
+		return WBERR_DISCARD;
+	case REQ_OP_WRITE_ZEROES:
+		return WBERR_WRITE_ZEROES;
+	default:
+		return WBERR_NO_CLASS;
+	}
+}
+
+/* splitmix64 of the stream position: stateless, so draws need no lock */
+static u64 wberr_rand(struct wberr_c *wc)
+{
+	u64 z = wc->seed + (u64)atomic64_inc_return(&wc->draws) *
+		0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/**
+ * wberr_rule_fires() - count a match of @r and decide whether it fires
+ * @wc: target context (PRNG)
+ * @r: a rule whose op classes and range match the bio
+ *
+ * Match number m (1-based) is a candidate when m > skip and
+ * (m - skip) is a multiple of every.  A candidate fires if the rule has
+ * not yet fired count times (count 0 = no limit) and the probability draw
+ * passes.  The draw is taken only for candidates of rules with prob below
+ * 1000000, so the stream of draws (and hence a run) is reproducible for a
+ * given seed and bio sequence.
+ */
+static bool wberr_rule_fires(struct wberr_c *wc, struct wberr_rule *r)
+{
+	u64 m = atomic64_inc_return(&r->matched);
+	u64 rem;
+
+	if (m <= r->skip)
+		return false;
+	if (r->every > 1) {
+		div64_u64_rem(m - r->skip, r->every, &rem);
+		if (rem)
+			return false;
+	}
+	if (r->count && (u64)atomic64_read(&r->fired) >= r->count)
+		return false;
+	if (r->prob < WBERR_PPM) {
+		u64 draw;
+
+		div64_u64_rem(wberr_rand(wc), WBERR_PPM, &draw);
+		if (draw >= r->prob)
+			return false;
+	}
+	if (r->count)
+		return atomic64_add_unless(&r->fired, 1, r->count);
+	atomic64_inc(&r->fired);
+	return true;
+}
+
+static void wberr_sort_by_id(struct wberr_rule **v, unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 1; i < n; i++) {
+		struct wberr_rule *r = v[i];
+
+		for (j = i; j > 0 && v[j - 1]->id > r->id; j--)
+			v[j] = v[j - 1];
+		v[j] = r;
+	}
+}
+
+static bool wberr_rule_overlaps(struct wberr_rule *r, unsigned int class,
+				sector_t first, sector_t last)
+{
+	if (!(r->classes & BIT(class)))
+		return false;
+	return class == WBERR_FLUSH || (r->first <= last && r->last >= first);
+}
+
+/**
+ * wberr_find_rule() - the first rule, in id order, that fires for a bio
+ * @wc: target context
+ * @snap: current rule snapshot
+ * @class: op class of the bio
+ * @first: first target-relative sector of the bio
+ * @last: last target-relative sector of the bio
+ *
+ * Every rule up to the firing one that matches the bio counts the match.
+ * Rules after the firing one do not see the bio.  For data bios a binary
+ * search in the class's range index finds the rules overlapping the bio
+ * in O(log n) when ranges are disjoint; empty flushes have no sector and
+ * are matched by op class alone.
+ *
+ * Return: the rule that fired, or NULL.
+ */
+static struct wberr_rule *wberr_find_rule(struct wberr_c *wc,
+					  struct wberr_snapshot *snap,
+					  unsigned int class,
+					  sector_t first, sector_t last)
+{
+	struct wberr_rule *cand[WBERR_MAX_CANDIDATES];
+	struct wberr_range *idx = snap->index[class];
+	unsigned int n = snap->nr_class[class];
+	unsigned int nr_cand = 0, lo = 0, hi = n, i;
+	int k;
+
+	if (!n)
+		return NULL;
+	if (class == WBERR_FLUSH)
+		goto scan;
+
+	/* lo = number of entries with first <= last */
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (idx[mid].first <= last)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = (int)lo - 1; k >= 0 && idx[k].maxlast >= first; k--) {
+		if (idx[k].last < first)
+			continue;
+		if (nr_cand == WBERR_MAX_CANDIDATES)
+			goto scan;
+		cand[nr_cand++] = idx[k].rule;
+	}
+	if (!nr_cand)
+		return NULL;
+
+	wberr_sort_by_id(cand, nr_cand);
+	for (i = 0; i < nr_cand; i++)
+		if (wberr_rule_fires(wc, cand[i]))
+			return cand[i];
+	return NULL;
+
+scan:
+	for (i = 0; i < snap->nr; i++) {
+		struct wberr_rule *r = snap->rules[i];
+
+		if (wberr_rule_overlaps(r, class, first, last) &&
+		    wberr_rule_fires(wc, r))
+			return r;
+	}
+	return NULL;
+}
+
+static u32 wberr_log_slot(struct wberr_c *wc, u64 seq)
+{
+	u32 slot;
+
+	div_u64_rem(seq, wc->log_size, &slot);
+	return slot;
+}
+
+static void wberr_log_fault(struct wberr_c *wc, unsigned int rule_id,
+			    struct bio *bio, unsigned int class,
+			    sector_t sector, blk_status_t status)
+{
+	struct wberr_log_entry *e;
+	unsigned long flags;
+
+	spin_lock_irqsave(&wc->log_lock, flags);
+	e = &wc->log[wberr_log_slot(wc, wc->log_next)];
+	e->seq = wc->log_next++;
+	e->ns = ktime_get_ns();
+	e->rule_id = rule_id;
+	e->class = class;
+	e->opf = bio->bi_opf;
+	e->sector = class == WBERR_FLUSH ? 0 : sector;
+	e->nr_sectors = bio_sectors(bio);
+	e->status = (__force u8)status;
+	spin_unlock_irqrestore(&wc->log_lock, flags);
+}
+
+static void wberr_end_bio(struct bio *bio, blk_status_t status)
+{
+	bio->bi_status = status;
+	bio_endio(bio);
+}
+
+/**
+ * wberr_release_delayed() - complete held bios with their status
+ * @wc: target context
+ * @all: complete every held bio, not only the expired ones
+ *
+ * Re-arms the timer for the earliest bio still held.  Bios are completed
+ * outside the lock.
+ */
+static void wberr_release_delayed(struct wberr_c *wc, bool all)
+{
+	struct wberr_bio *wb, *tmp;
+	unsigned long next = 0;
+	bool rearm = false;
+	LIST_HEAD(done);
+
+	spin_lock_irq(&wc->delay_lock);
+	list_for_each_entry_safe(wb, tmp, &wc->delayed, list) {
+		if (all || time_after_eq(jiffies, wb->expires)) {
+			list_move_tail(&wb->list, &done);
+		} else if (!rearm || time_before(wb->expires, next)) {
+			next = wb->expires;
+			rearm = true;
+		}
+	}
+	if (rearm)
+		timer_reduce(&wc->delay_timer, next);
+	spin_unlock_irq(&wc->delay_lock);
+
+	list_for_each_entry_safe(wb, tmp, &done, list) {
+		list_del(&wb->list);
+		wberr_end_bio(dm_bio_from_per_bio_data(wb, sizeof(*wb)),
+			      wb->status);
+	}
+}
+
+static void wberr_delay_timer_fn(struct timer_list *t)
+{
+	struct wberr_c *wc = from_timer(wc, t, delay_timer);
+
+	queue_work(wc->wq, &wc->delay_work);
+}
+
+static void wberr_delay_work_fn(struct work_struct *work)
+{
+	wberr_release_delayed(container_of(work, struct wberr_c, delay_work),
+			      false);
+}
+
+/* Hold @bio for @ms milliseconds, then fail it with @status. */
+static void wberr_delay_bio(struct wberr_c *wc, struct bio *bio,
+			    unsigned int ms, blk_status_t status)
+{
+	struct wberr_bio *wb = dm_per_bio_data(bio, sizeof(*wb));
+	unsigned long flags;
+
+	spin_lock_irqsave(&wc->delay_lock, flags);
+	if (unlikely(!wc->may_delay)) {
+		/* suspending: fail now rather than hold up the suspend */
+		spin_unlock_irqrestore(&wc->delay_lock, flags);
+		wberr_end_bio(bio, status);
+		return;
+	}
+	/* +1: the current jiffy may be almost over; never fire early */
+	wb->expires = jiffies + msecs_to_jiffies(ms) + 1;
+	wb->status = status;
+	list_add_tail(&wb->list, &wc->delayed);
+	timer_reduce(&wc->delay_timer, wb->expires);
+	spin_unlock_irqrestore(&wc->delay_lock, flags);
+}
+
+/**
+ * wberr_inject() - apply the rules to a bio
+ * @ti: the target
+ * @wc: target context
+ * @bio: the bio being mapped
+ *
+ * Called only when at least one rule exists.  Looks the rule up under RCU
+ * and copies what it needs, so nothing here sleeps or takes a lock shared
+ * with the pass-through path.
+ *
+ * Return: true if the bio was taken over (ended or held), false to remap.
+ */
+static bool wberr_inject(struct dm_target *ti, struct wberr_c *wc,
+			 struct bio *bio)
+{
+	unsigned int class = wberr_bio_class(bio);
+	struct wberr_snapshot *snap;
+	enum wberr_action action;
+	sector_t first = 0, last = 0;
+	struct wberr_rule *r;
+	unsigned int id, ms;
+	blk_status_t status;
+
+	if (class == WBERR_NO_CLASS)
+		return false;
+	if (class != WBERR_FLUSH) {
+		first = dm_target_offset(ti, bio->bi_iter.bi_sector);
+		last = first + max(bio_sectors(bio), 1U) - 1;
+	}
+
+	rcu_read_lock();
+	snap = rcu_dereference(wc->snap);
+	r = snap ? wberr_find_rule(wc, snap, class, first, last) : NULL;
+	if (r) {
+		id = r->id;
+		action = r->action;
+		status = r->status;
+		ms = r->delay_ms;
+	}
+	rcu_read_unlock();
+	if (!r)
+		return false;
+
+	switch (action) {
+	case WBERR_ACT_DROP:
+		atomic64_inc(&wc->bios_dropped);
+		wberr_log_fault(wc, id, bio, class, first, BLK_STS_OK);
+		wberr_end_bio(bio, BLK_STS_OK);
+		break;
+	case WBERR_ACT_DELAY:
+		atomic64_inc(&wc->failed[(__force u8)status]);
+		wberr_log_fault(wc, id, bio, class, first, status);
+		wberr_delay_bio(wc, bio, ms, status);
+		break;
+	default:
+		atomic64_inc(&wc->failed[(__force u8)status]);
+		wberr_log_fault(wc, id, bio, class, first, status);
+		wberr_end_bio(bio, status);
+		break;
+	}
+	return true;
+}
+
+static int wberr_map(struct dm_target *ti, struct bio *bio)
+{
+	struct wberr_c *wc = ti->private;
+
+	this_cpu_inc(*wc->bios_seen);
+
+	/* pass-through unless a rule exists: one pointer test */
+	if (unlikely(rcu_access_pointer(wc->snap)) &&
+	    wberr_inject(ti, wc, bio))
+		return DM_MAPIO_SUBMITTED;
+
+	bio_set_dev(bio, wc->dev->bdev);
+	if (bio_sectors(bio) || op_is_zone_mgmt(bio_op(bio)))
+		bio->bi_iter.bi_sector =
+			wc->start + dm_target_offset(ti, bio->bi_iter.bi_sector);
+	return DM_MAPIO_REMAPPED;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Suspend / resume                                                         */
+/* ------------------------------------------------------------------------ */
+
+static void wberr_set_may_delay(struct wberr_c *wc, bool may_delay)
+{
+	spin_lock_irq(&wc->delay_lock);
+	wc->may_delay = may_delay;
+	spin_unlock_irq(&wc->delay_lock);
+}
+
+/*
+ * Fail every held bio now, so that a suspend (and so a table swap or a
+ * device removal) never waits out a delay rule.  Until resume, delay rules
+ * fail their bios at once.
+ */
+static void wberr_presuspend(struct dm_target *ti)
+{
+	struct wberr_c *wc = ti->private;
+
+	wberr_set_may_delay(wc, false);
+	timer_delete_sync(&wc->delay_timer);
+	cancel_work_sync(&wc->delay_work);
+	wberr_release_delayed(wc, true);
+}
+
+static void wberr_presuspend_undo(struct dm_target *ti)
+{
+	wberr_set_may_delay(ti->private, true);
+}
+
+static void wberr_resume(struct dm_target *ti)
+{
+	wberr_set_may_delay(ti->private, true);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Status                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static u64 wberr_log_entries(struct wberr_c *wc)
+{
+	u64 oldest = wc->log_next > wc->log_size ?
+		     wc->log_next - wc->log_size : 0;
+
+	return wc->log_next - max(oldest, wc->log_first);
+}
+
+static void wberr_status(struct dm_target *ti, status_type_t type,
+			 unsigned int status_flags, char *result,
+			 unsigned int maxlen)
+{
+	struct wberr_c *wc = ti->private;
+	struct wberr_snapshot *snap;
+	u64 seen = 0, failed = 0, entries, next;
+	unsigned int rules, sz = 0, i;
+	bool any = false;
+	int cpu;
+
+	switch (type) {
+	case STATUSTYPE_INFO:
+		for_each_possible_cpu(cpu)
+			seen += *per_cpu_ptr(wc->bios_seen, cpu);
+		for (i = 0; i < WBERR_NR_STATUS; i++)
+			failed += atomic64_read(&wc->failed[i]);
+		rcu_read_lock();
+		snap = rcu_dereference(wc->snap);
+		rules = snap ? snap->nr : 0;
+		rcu_read_unlock();
+		spin_lock_irq(&wc->log_lock);
+		entries = wberr_log_entries(wc);
+		next = wc->log_next;
+		spin_unlock_irq(&wc->log_lock);
+
+		DMEMIT("%llu %llu %llu %u %llu %llu", seen, failed,
+		       (u64)atomic64_read(&wc->bios_dropped), rules,
+		       entries, next);
+		for (i = 0; i < WBERR_NR_STATUS; i++) {
+			u64 n = atomic64_read(&wc->failed[i]);
+
+			if (!n)
+				continue;
+			DMEMIT(" %s:%llu", wberr_status_names[i], n);
+			any = true;
+		}
+		if (!any)
+			DMEMIT(" -");
+		break;
+
+	case STATUSTYPE_TABLE:
+		DMEMIT("%s %llu", wc->dev->name, (unsigned long long)wc->start);
+		if (!wc->nr_opt_args)
+			break;
+		DMEMIT(" %u", wc->nr_opt_args);
+		if (wc->nr_opt_args == 2 && wc->seed_first)
+			DMEMIT(" seed %llu", wc->seed);
+		else if (wc->nr_opt_args == 2)
+			DMEMIT(" log_size %u", wc->log_size);
+		else if (wc->seed_first)
+			DMEMIT(" seed %llu log_size %u", wc->seed, wc->log_size);
+		else
+			DMEMIT(" log_size %u seed %llu", wc->log_size, wc->seed);
+		break;
+
+	case STATUSTYPE_IMA:
+		DMEMIT_TARGET_NAME_VERSION(ti->type);
+		DMEMIT(",device_name=%s,start=%llu,log_size=%u,seed=%llu;",
+		       wc->dev->name, (unsigned long long)wc->start,
+		       wc->log_size, wc->seed);
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Messages                                                                 */
+/* ------------------------------------------------------------------------ */
+
+#define WBERR_MSG_ERR(wc, fmt, ...)					\
+	DMERR_LIMIT("%s: " fmt,						\
+		    dm_device_name(dm_table_get_md((wc)->ti->table)),	\
+		    ##__VA_ARGS__)
+
+static int wberr_parse_ops(struct wberr_c *wc, const char *s,
+			   unsigned int *classes)
+{
+	const char *p = s, *end;
+	unsigned int mask = 0, c;
+	size_t len;
+
+	if (!strcmp(s, "all")) {
+		*classes = WBERR_ALL_CLASSES;
+		return 0;
+	}
+	for (;;) {
+		end = strchrnul(p, ',');
+		len = end - p;
+		for (c = 0; c < WBERR_NR_CLASSES; c++)
+			if (strlen(wberr_class_names[c]) == len &&
+			    !strncmp(p, wberr_class_names[c], len))
+				break;
+		if (c == WBERR_NR_CLASSES) {
+			WBERR_MSG_ERR(wc,
+				      "add: bad op class '%.*s' in '%.64s' (read, write, fua, flush, discard, write_zeroes or all alone)",
+				      (int)min_t(size_t, len, 32), p, s);
+			return -EINVAL;
+		}
+		if (mask & BIT(c)) {
+			WBERR_MSG_ERR(wc, "add: op class '%s' repeated in '%.64s'",
+				      wberr_class_names[c], s);
+			return -EINVAL;
+		}
+		mask |= BIT(c);
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	*classes = mask;
+	return 0;
+}
+
+static int wberr_parse_status(struct wberr_c *wc, const char *s,
+			      blk_status_t *status)
+{
+	unsigned int i;
+	u64 v;
+
+	if (!strcmp(s, "nexus")) {
+		/* BLK_STS_NEXUS was renamed BLK_STS_RESV_CONFLICT */
+		*status = BLK_STS_RESV_CONFLICT;
+		return 0;
+	}
+	for (i = 0; i < WBERR_NR_STATUS; i++) {
+		if (wberr_status_names[i] && !strcmp(s, wberr_status_names[i])) {
+			*status = (__force blk_status_t)i;
+			return 0;
+		}
+	}
+
+	if (!strcmp(s, "ok")) {
+		v = (__force u8)BLK_STS_OK;
+	} else if (!strcmp(s, "dm_requeue")) {
+		v = (__force u8)BLK_STS_DM_REQUEUE;
+	} else if (wberr_parse_u64(s, &v)) {
+		WBERR_MSG_ERR(wc, "add: unknown status '%.64s'", s);
+		return -EINVAL;
+	}
+
+	if (v == (__force u8)BLK_STS_OK) {
+		WBERR_MSG_ERR(wc, "add: status '%.64s' is success: the error would vanish",
+			      s);
+		return -EINVAL;
+	}
+	if (v == (__force u8)BLK_STS_DM_REQUEUE) {
+		WBERR_MSG_ERR(wc, "add: status '%.64s' is dm core's requeue request, not an error",
+			      s);
+		return -EINVAL;
+	}
+	if (v >= WBERR_NR_STATUS) {
+		WBERR_MSG_ERR(wc, "add: status '%.64s' is past the last blk_status_t (19)",
+			      s);
+		return -EINVAL;
+	}
+	if (!wberr_status_names[v]) {
+		WBERR_MSG_ERR(wc,
+			      "add: status '%.64s' is an unused value: blk_status_to_errno() gives 0",
+			      s);
+		return -EINVAL;
+	}
+	*status = (__force blk_status_t)v;
+	return 0;
+}
+
+enum wberr_key {
+	WBERR_KEY_SECTORS,
+	WBERR_KEY_SKIP,
+	WBERR_KEY_COUNT,
+	WBERR_KEY_EVERY,
+	WBERR_KEY_PROB,
+	WBERR_KEY_ACTION,
+	WBERR_NR_KEYS
+};
+
+static const char * const wberr_key_names[WBERR_NR_KEYS] = {
+	[WBERR_KEY_SECTORS]	= "sectors",
+	[WBERR_KEY_SKIP]	= "skip",
+	[WBERR_KEY_COUNT]	= "count",
+	[WBERR_KEY_EVERY]	= "every",
+	[WBERR_KEY_PROB]	= "prob",
+	[WBERR_KEY_ACTION]	= "action",
+};
+
+static int wberr_parse_sectors(struct wberr_c *wc, const char *val,
+			       struct wberr_rule *r)
+{
+	char buf[48];
+	char *dash;
+
+	if (strscpy(buf, val, sizeof(buf)) < 0)
+		goto bad;
+	dash = strchr(buf, '-');
+	if (!dash)
+		goto bad;
+	*dash = '\0';
+	if (wberr_parse_sector(buf, &r->first) ||
+	    wberr_parse_sector(dash + 1, &r->last) || r->first > r->last)
+		goto bad;
+	if (r->last >= wc->ti->len) {
+		WBERR_MSG_ERR(wc, "add: sectors=%.64s ends past the target (%llu sectors)",
+			      val, (unsigned long long)wc->ti->len);
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	WBERR_MSG_ERR(wc, "add: bad sectors='%.64s' (want <first>-<last>, first <= last)",
+		      val);
+	return -EINVAL;
+}
+
+static int wberr_parse_action(struct wberr_c *wc, const char *val,
+			      struct wberr_rule *r)
+{
+	u64 ms;
+
+	if (!strcmp(val, "fail")) {
+		r->action = WBERR_ACT_FAIL;
+	} else if (!strcmp(val, "drop")) {
+		r->action = WBERR_ACT_DROP;
+	} else if (!strncmp(val, "delay:", 6) &&
+		   !wberr_parse_u64(val + 6, &ms) && ms >= 1 &&
+		   ms <= WBERR_DELAY_MAX_MS) {
+		r->action = WBERR_ACT_DELAY;
+		r->delay_ms = ms;
+	} else {
+		WBERR_MSG_ERR(wc, "add: bad action='%.64s' (fail, drop or delay:<1..3600000 ms>)",
+			      val);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int wberr_parse_key(struct wberr_c *wc, const char *arg,
+			   struct wberr_rule *r, unsigned int *seen)
+{
+	const char *eq = strchr(arg, '=');
+	const char *val;
+	unsigned int k;
+	u64 v;
+
+	for (k = 0; eq && k < WBERR_NR_KEYS; k++)
+		if (strlen(wberr_key_names[k]) == eq - arg &&
+		    !strncmp(arg, wberr_key_names[k], eq - arg))
+			break;
+	if (!eq || k == WBERR_NR_KEYS) {
+		WBERR_MSG_ERR(wc,
+			      "add: unknown option '%.64s' (sectors=, skip=, count=, every=, prob=, action=)",
+			      arg);
+		return -EINVAL;
+	}
+	if (*seen & BIT(k)) {
+		WBERR_MSG_ERR(wc, "add: option '%s' given twice", wberr_key_names[k]);
+		return -EINVAL;
+	}
+	*seen |= BIT(k);
+	val = eq + 1;
+
+	switch (k) {
+	case WBERR_KEY_SECTORS:
+		return wberr_parse_sectors(wc, val, r);
+	case WBERR_KEY_ACTION:
+		return wberr_parse_action(wc, val, r);
+	default:
+		break;
+	}
+
+	if (wberr_parse_u64(val, &v) ||
+	    (k == WBERR_KEY_EVERY && !v) ||
+	    (k == WBERR_KEY_PROB && v > WBERR_PPM)) {
+		WBERR_MSG_ERR(wc, "add: bad value in '%.64s'%s", arg,
+			      k == WBERR_KEY_EVERY ? " (every >= 1)" :
+			      k == WBERR_KEY_PROB ? " (prob 0..1000000 ppm)" :
+			      " (decimal u64)");
+		return -EINVAL;
+	}
+	switch (k) {
+	case WBERR_KEY_SKIP:
+		r->skip = v;
+		break;
+	case WBERR_KEY_COUNT:
+		r->count = v;
+		break;
+	case WBERR_KEY_EVERY:
+		r->every = v;
+		break;
+	default:
+		r->prob = v;
+		break;
+	}
+	return 0;
+}
+
+/* Publish @snap and free @old (and @gone, if any) after a grace period. */
+static void wberr_publish(struct wberr_c *wc, struct wberr_snapshot *snap,
+			  struct wberr_snapshot *old, struct wberr_rule *gone)
+{
+	rcu_assign_pointer(wc->snap, snap);
+	if (gone)
+		kfree_rcu(gone, rcu);
+	if (old)
+		kvfree_rcu(old, rcu);
+}
+
+static int wberr_msg_add(struct wberr_c *wc, unsigned int argc, char **argv,
+			 char *result, unsigned int maxlen)
+{
+	struct wberr_snapshot *old, *snap;
+	struct wberr_rule tmpl = {
+		.last = wc->ti->len - 1,
+		.every = 1,
+		.prob = WBERR_PPM,
+		.action = WBERR_ACT_FAIL,
+	};
+	struct wberr_rule *r;
+	unsigned int seen = 0, i, sz = 0;
+	int ret;
+
+	if (argc < 3 || argc > 3 + WBERR_NR_KEYS) {
+		WBERR_MSG_ERR(wc, "add: wants <ops> <status> [key=value...], got %u words",
+			      argc);
+		return -EINVAL;
+	}
+	ret = wberr_parse_ops(wc, argv[1], &tmpl.classes);
+	if (ret)
+		return ret;
+	ret = wberr_parse_status(wc, argv[2], &tmpl.status);
+	if (ret)
+		return ret;
+	for (i = 3; i < argc; i++) {
+		ret = wberr_parse_key(wc, argv[i], &tmpl, &seen);
+		if (ret)
+			return ret;
+	}
+	if (tmpl.action == WBERR_ACT_DROP && (tmpl.classes & BIT(WBERR_READ))) {
+		WBERR_MSG_ERR(wc,
+			      "add: action=drop cannot apply to reads (they would return stale memory)");
+		return -EINVAL;
+	}
+
+	r = kmemdup(&tmpl, sizeof(tmpl), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+
+	mutex_lock(&wc->rules_lock);
+	old = rcu_dereference_protected(wc->snap,
+					lockdep_is_held(&wc->rules_lock));
+	if (old && old->nr >= WBERR_MAX_RULES) {
+		mutex_unlock(&wc->rules_lock);
+		kfree(r);
+		WBERR_MSG_ERR(wc, "add: already %u rules, the maximum",
+			      WBERR_MAX_RULES);
+		return -ENOSPC;
+	}
+	if (wc->next_id == UINT_MAX) {
+		mutex_unlock(&wc->rules_lock);
+		kfree(r);
+		WBERR_MSG_ERR(wc, "add: rule ids exhausted; reload the table");
+		return -ENOSPC;
+	}
+	r->id = wc->next_id;
+	snap = wberr_build_snapshot(old, r, NULL);
+	if (IS_ERR(snap)) {
+		mutex_unlock(&wc->rules_lock);
+		kfree(r);
+		return PTR_ERR(snap);
+	}
+	wc->next_id++;
+	wberr_publish(wc, snap, old, NULL);
+	mutex_unlock(&wc->rules_lock);
+
+	DMEMIT("%u", r->id);
+	return 1;
+}
+
+static int wberr_parse_id(struct wberr_c *wc, const char *s, unsigned int *id)
+{
+	u64 v;
+
+	if (wberr_parse_u64(s, &v) || v > UINT_MAX) {
+		WBERR_MSG_ERR(wc, "remove: bad rule id '%.64s'", s);
+		return -EINVAL;
+	}
+	*id = v;
+	return 0;
+}
+
+static int wberr_msg_remove(struct wberr_c *wc, unsigned int argc,
+			    char **argv)
+{
+	struct wberr_snapshot *old, *snap;
+	struct wberr_rule *gone = NULL;
+	unsigned int id, i;
+	int ret;
+
+	if (argc != 2) {
+		WBERR_MSG_ERR(wc, "remove: wants exactly one rule id");
+		return -EINVAL;
+	}
+	ret = wberr_parse_id(wc, argv[1], &id);
+	if (ret)
+		return ret;
+
+	mutex_lock(&wc->rules_lock);
+	old = rcu_dereference_protected(wc->snap,
+					lockdep_is_held(&wc->rules_lock));
+	for (i = 0; old && i < old->nr; i++)
+		if (old->rules[i]->id == id)
+			gone = old->rules[i];
+	if (!gone) {
+		mutex_unlock(&wc->rules_lock);
+		WBERR_MSG_ERR(wc, "remove: no rule %u", id);
+		return -EINVAL;
+	}
+	snap = wberr_build_snapshot(old, NULL, gone);
+	if (IS_ERR(snap)) {
+		mutex_unlock(&wc->rules_lock);
+		return PTR_ERR(snap);
+	}
+	wberr_publish(wc, snap, old, gone);
+	mutex_unlock(&wc->rules_lock);
+	return 0;
+}
+
+static void wberr_clear_rules(struct wberr_c *wc)
+{
+	struct wberr_snapshot *old;
+	unsigned int i;
+
+	mutex_lock(&wc->rules_lock);
+	old = rcu_dereference_protected(wc->snap,
+					lockdep_is_held(&wc->rules_lock));
+	rcu_assign_pointer(wc->snap, NULL);
+	for (i = 0; old && i < old->nr; i++)
+		kfree_rcu(old->rules[i], rcu);
+	if (old)
+		kvfree_rcu(old, rcu);
+	mutex_unlock(&wc->rules_lock);
+}
+
+static void wberr_format_classes(unsigned int classes, char *buf, size_t len)
+{
+	unsigned int c;
+	size_t n = 0;
+
+	if (classes == WBERR_ALL_CLASSES) {
+		strscpy(buf, "all", len);
+		return;
+	}
+	buf[0] = '\0';
+	for (c = 0; c < WBERR_NR_CLASSES; c++)
+		if (classes & BIT(c))
+			n += scnprintf(buf + n, len - n, "%s%s", n ? "," : "",
+				       wberr_class_names[c]);
+}
+
+/*
+ * One line per rule.  When the lines do not fit, the text is cut at
+ * maxlen, which makes dm-ioctl flag DM_BUFFER_FULL_FLAG; libdevmapper
+ * then repeats the message with a larger buffer, so "dmsetup message"
+ * always prints the whole list.
+ */
+static int wberr_msg_list(struct wberr_c *wc, char *result,
+			  unsigned int maxlen)
+{
+	struct wberr_snapshot *snap;
+	unsigned int sz = 0, i;
+	char ops[64], act[24];
+
+	if (maxlen)
+		result[0] = '\0';
+	rcu_read_lock();
+	snap = rcu_dereference(wc->snap);
+	for (i = 0; snap && i < snap->nr && sz < maxlen; i++) {
+		struct wberr_rule *r = snap->rules[i];
+
+		wberr_format_classes(r->classes, ops, sizeof(ops));
+		if (r->action == WBERR_ACT_DELAY)
+			scnprintf(act, sizeof(act), "delay:%u", r->delay_ms);
+		else
+			strscpy(act, r->action == WBERR_ACT_DROP ? "drop" : "fail",
+				sizeof(act));
+		DMEMIT("%u %s %s sectors=%llu-%llu skip=%llu count=%llu ",
+		       r->id, ops, wberr_status_names[(__force u8)r->status],
+		       (unsigned long long)r->first,
+		       (unsigned long long)r->last, r->skip, r->count);
+		DMEMIT("every=%llu prob=%u action=%s matched=%llu fired=%llu\n",
+		       r->every, r->prob, act,
+		       (u64)atomic64_read(&r->matched),
+		       (u64)atomic64_read(&r->fired));
+	}
+	rcu_read_unlock();
+	return 1;
+}
+
+static void wberr_format_flags(blk_opf_t opf, char *buf, size_t len)
+{
+	static const struct {
+		blk_opf_t flag;
+		const char *name;
+	} flags[] = {
+		{ REQ_SYNC, "sync" },
+		{ REQ_META, "meta" },
+		{ REQ_PRIO, "prio" },
+		{ REQ_FUA, "fua" },
+		{ REQ_PREFLUSH, "preflush" },
+		{ REQ_RAHEAD, "rahead" },
+		{ REQ_BACKGROUND, "background" },
+		{ REQ_NOWAIT, "nowait" },
+		{ REQ_IDLE, "idle" },
+		{ REQ_POLLED, "polled" },
+		{ REQ_NOUNMAP, "nounmap" },
+	};
+	unsigned int i;
+	size_t n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(flags); i++)
+		if (opf & flags[i].flag)
+			n += scnprintf(buf + n, len - n, "%s%s", n ? "|" : "",
+				       flags[i].name);
+	if (!n)
+		strscpy(buf, "-", len);
+}
+
+/*
+ * Entries with seq >= @from, oldest first, as many whole lines as fit
+ * without filling the buffer (a full buffer would make libdevmapper repeat
+ * the message); the caller pages on with the next seq.  Entries are copied
+ * out in batches so the log lock is never held while formatting.
+ */
+static int wberr_msg_log(struct wberr_c *wc, unsigned int argc, char **argv,
+			 char *result, unsigned int maxlen)
+{
+	struct wberr_log_entry *batch;
+	unsigned int sz = 0, n, i;
+	char line[192], flags[96];
+	u64 from = 0, seq, oldest;
+	bool full = false;
+	int len;
+
+	if (argc > 2 || (argc == 2 && wberr_parse_u64(argv[1], &from))) {
+		WBERR_MSG_ERR(wc, "log: wants an optional decimal <from_seq>, got '%.64s'",
+			      argc > 1 ? argv[1] : "");
+		return -EINVAL;
+	}
+	batch = kmalloc_array(WBERR_LOG_BATCH, sizeof(*batch), GFP_KERNEL);
+	if (!batch)
+		return -ENOMEM;
+
+	if (maxlen)
+		result[0] = '\0';
+	seq = from;
+	while (!full) {
+		spin_lock_irq(&wc->log_lock);
+		oldest = wc->log_next - wberr_log_entries(wc);
+		seq = max(seq, oldest);
+		for (n = 0; n < WBERR_LOG_BATCH && seq + n < wc->log_next; n++)
+			batch[n] = wc->log[wberr_log_slot(wc, seq + n)];
+		spin_unlock_irq(&wc->log_lock);
+		if (!n)
+			break;
+
+		for (i = 0; i < n; i++) {
+			struct wberr_log_entry *e = &batch[i];
+
+			wberr_format_flags(e->opf, flags, sizeof(flags));
+			len = scnprintf(line, sizeof(line),
+					"%llu %llu %u %s %s %llu %u %s\n",
+					e->seq, e->ns, e->rule_id,
+					wberr_class_names[e->class], flags,
+					(unsigned long long)e->sector,
+					e->nr_sectors,
+					e->status ? wberr_status_names[e->status] : "ok");
+			if (sz + len + 1 >= maxlen) {
+				full = true;
+				break;
+			}
+			memcpy(result + sz, line, len + 1);
+			sz += len;
+		}
+		seq += n;
+	}
+	kfree(batch);
+	return 1;
+}
+
+static int wberr_message(struct dm_target *ti, unsigned int argc, char **argv,
+			 char *result, unsigned int maxlen)
+{
+	struct wberr_c *wc = ti->private;
+	const char *verb = argv[0];
+
+	/*
+	 * dm-ioctl hands out a result buffer that overlaps the message text
+	 * (both start at data_start): never write to @result until @argv has
+	 * been consumed.
+	 */
+	if (!strcmp(verb, "add"))
+		return wberr_msg_add(wc, argc, argv, result, maxlen);
+	if (!strcmp(verb, "remove"))
+		return wberr_msg_remove(wc, argc, argv);
+	if (!strcmp(verb, "log"))
+		return wberr_msg_log(wc, argc, argv, result, maxlen);
+
+	if (!strcmp(verb, "clear") || !strcmp(verb, "list") ||
+	    !strcmp(verb, "log_clear")) {
+		if (argc != 1) {
+			WBERR_MSG_ERR(wc, "%s: takes no arguments, got '%.64s'",
+				      verb, argv[1]);
+			return -EINVAL;
+		}
+		if (!strcmp(verb, "list"))
+			return wberr_msg_list(wc, result, maxlen);
+		if (!strcmp(verb, "clear")) {
+			wberr_clear_rules(wc);
+		} else {
+			spin_lock_irq(&wc->log_lock);
+			wc->log_first = wc->log_next;
+			spin_unlock_irq(&wc->log_lock);
+		}
+		return 0;
+	}
+
+	WBERR_MSG_ERR(wc, "unknown message '%.64s' (add, remove, clear, list, log, log_clear)",
+		      verb);
+	return -EINVAL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Device plumbing                                                          */
+/* ------------------------------------------------------------------------ */
+
+static int wberr_prepare_ioctl(struct dm_target *ti, struct block_device **bdev)
+{
+	struct wberr_c *wc = ti->private;
+
+	*bdev = wc->dev->bdev;
+
+	/* Only pass ioctls through if the device sizes match exactly. */
+	if (wc->start || ti->len != bdev_nr_sectors(*bdev))
+		return 1;
+	return 0;
+}
+
+static int wberr_iterate_devices(struct dm_target *ti,
+				 iterate_devices_callout_fn fn, void *data)
+{
+	struct wberr_c *wc = ti->private;
+
+	return fn(ti, wc->dev, wc->start, ti->len, data);
+}
+
+/*
+ * dm core already stacks the underlying device's limits through
+ * iterate_devices; wberr changes none of them (rules match whole bios, so
+ * no splitting is needed).  Spelled out so the pass-through is deliberate.
+ */
+static void wberr_io_hints(struct dm_target *ti, struct queue_limits *limits)
+{
+}
+
+static struct target_type wberr_target = {
+	.name		 = "wberr",
+	.version	 = {1, 0, 0},
+	.features	 = DM_TARGET_NOWAIT,
+	.module		 = THIS_MODULE,
+	.ctr		 = wberr_ctr,
+	.dtr		 = wberr_dtr,
+	.map		 = wberr_map,
+	.presuspend	 = wberr_presuspend,
+	.presuspend_undo = wberr_presuspend_undo,
+	.resume		 = wberr_resume,
+	.status		 = wberr_status,
+	.message	 = wberr_message,
+	.prepare_ioctl	 = wberr_prepare_ioctl,
+	.iterate_devices = wberr_iterate_devices,
+	.io_hints	 = wberr_io_hints,
+};
+module_dm(wberr);
+
+MODULE_DESCRIPTION(DM_NAME " target failing chosen bios with a chosen blk_status_t");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wberr-dio: issue one kind of block I/O at a sector and print the errno
+ * NAME it ended with ("0" for success), so a shell test can compare it with
+ * the errno blk_status_to_errno() maps the injected status to.
+ *
+ *   wberr-dio [-t] [-n COUNT] DEV OP SECTOR [NSECT [FILL]]
+ *
+ * OP:
+ *   write    O_DIRECT pwrite of NSECT sectors (default 8) filled with FILL
+ *            (a byte, default 0xa5)
+ *   fua      the same with O_DSYNC, which block/fops.c turns into REQ_FUA
+ *   nowait   the same with pwritev2(RWF_NOWAIT) (REQ_NOWAIT)
+ *   read     O_DIRECT pread of NSECT sectors
+ *   check    O_DIRECT pread, then "0" if every byte is FILL, else "DIFF"
+ *   flush    fsync() of the block device: blkdev_fsync() sends an empty
+ *            REQ_PREFLUSH bio (SECTOR is ignored)
+ *   discard  BLKDISCARD of NSECT sectors
+ *   zeroout  BLKZEROOUT of NSECT sectors
+ *
+ * -n COUNT repeats the operation COUNT times and prints the results on one
+ * line, space separated.  -t appends the elapsed milliseconds of each
+ * operation as "NAME/MS".
+ *
+ * Exit status: 0 when the operation(s) ran (whatever errno they returned),
+ * 2 on a usage error or when DEV cannot be opened.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SECTOR 512ULL
+
+static const struct {
+	int err;
+	const char *name;
+} errnames[] = {
+#define E(x) { x, #x }
+	E(EOPNOTSUPP), E(ETIMEDOUT), E(ENOSPC), E(ENOLINK), E(EREMOTEIO),
+	E(EBADE), E(ENODATA), E(EILSEQ), E(ENOMEM), E(EIO), E(EAGAIN),
+	E(EBUSY), E(ETOOMANYREFS), E(EOVERFLOW), E(ENODEV), E(ETIME),
+	E(EINVAL), E(EREMCHG), E(EPERM), E(EBADF), E(ENXIO), E(EFAULT),
+	E(EINTR), E(EROFS), E(ENOENT), E(EACCES),
+#undef E
+};
+
+static const char *errname(int err)
+{
+	static char buf[16];
+	size_t i;
+
+	if (!err)
+		return "0";
+	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
+		if (errnames[i].err == err)
+			return errnames[i].name;
+	snprintf(buf, sizeof(buf), "E%d", err);
+	return buf;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: wberr-dio [-t] [-n COUNT] DEV write|fua|nowait|read|check|flush|discard|zeroout SECTOR [NSECT [FILL]]\n");
+	exit(2);
+}
+
+static int parse_u64(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || !*s || *end || *s == '-';
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+/* One operation; returns 0 or an errno, or -1 for a data mismatch. */
+static int run_op(const char *dev, const char *op, unsigned long long sector,
+		  unsigned long long nsect, int fill, void *buf)
+{
+	size_t len = nsect * SECTOR;
+	off_t off = sector * SECTOR;
+	int flags = O_RDWR | O_DIRECT;
+	int fd, err = 0;
+	ssize_t r;
+
+	if (!strcmp(op, "fua"))
+		flags |= O_DSYNC;
+	if (!strcmp(op, "flush") || !strcmp(op, "discard") || !strcmp(op, "zeroout"))
+		flags &= ~O_DIRECT;
+	if (!strcmp(op, "read") || !strcmp(op, "check"))
+		flags = O_RDONLY | O_DIRECT;
+
+	fd = open(dev, flags);
+	if (fd < 0) {
+		fprintf(stderr, "wberr-dio: open %s: %s\n", dev, strerror(errno));
+		exit(2);
+	}
+
+	if (!strcmp(op, "write") || !strcmp(op, "fua")) {
+		memset(buf, fill, len);
+		r = pwrite(fd, buf, len, off);
+		err = r < 0 ? errno : (size_t)r != len ? EFAULT : 0;
+	} else if (!strcmp(op, "nowait")) {
+		struct iovec iov = { .iov_base = buf, .iov_len = len };
+
+		memset(buf, fill, len);
+		r = pwritev2(fd, &iov, 1, off, RWF_NOWAIT);
+		err = r < 0 ? errno : (size_t)r != len ? EFAULT : 0;
+	} else if (!strcmp(op, "read") || !strcmp(op, "check")) {
+		r = pread(fd, buf, len, off);
+		err = r < 0 ? errno : (size_t)r != len ? EFAULT : 0;
+		if (!err && !strcmp(op, "check")) {
+			const unsigned char *p = buf;
+			size_t i;
+
+			for (i = 0; i < len; i++)
+				if (p[i] != (unsigned char)fill)
+					break;
+			if (i != len)
+				err = -1;
+		}
+	} else if (!strcmp(op, "flush")) {
+		err = fsync(fd) ? errno : 0;
+	} else if (!strcmp(op, "discard") || !strcmp(op, "zeroout")) {
+		uint64_t range[2] = { off, len };
+
+		err = ioctl(fd, !strcmp(op, "discard") ? BLKDISCARD : BLKZEROOUT,
+			    range) ? errno : 0;
+	} else {
+		usage();
+	}
+	close(fd);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long sector, nsect = 8, fill = 0xa5, count = 1, i, v;
+	const char *dev, *op;
+	int timed = 0, opt;
+	void *buf;
+
+	while ((opt = getopt(argc, argv, "tn:")) != -1) {
+		switch (opt) {
+		case 't':
+			timed = 1;
+			break;
+		case 'n':
+			if (parse_u64(optarg, &count) || !count)
+				usage();
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 3 || argc > 5)
+		usage();
+	dev = argv[0];
+	op = argv[1];
+	if (parse_u64(argv[2], &sector))
+		usage();
+	if (argc > 3 && (parse_u64(argv[3], &nsect) || !nsect || nsect > 8192))
+		usage();
+	if (argc > 4 && (parse_u64(argv[4], &v) || v > 255))
+		usage();
+	else if (argc > 4)
+		fill = v;
+
+	if (posix_memalign(&buf, 4096, nsect * SECTOR))
+		return 2;
+
+	for (i = 0; i < count; i++) {
+		double t0 = now_ms();
+		int err = run_op(dev, op, sector, nsect, (int)fill, buf);
+		const char *name = err == -1 ? "DIFF" : errname(err);
+
+		if (timed)
+			printf("%s%s/%.0f", i ? " " : "", name, now_ms() - t0);
+		else
+			printf("%s%s", i ? " " : "", name);
+	}
+	printf("\n");
+	free(buf);
+	return 0;
+}

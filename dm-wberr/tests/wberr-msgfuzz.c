@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wberr-msgfuzz: generate malformed dm-wberr messages from a seed and
+ * (optionally) send each one to a device with the DM_TARGET_MSG ioctl.
+ *
+ *   wberr-msgfuzz print SEED COUNT LEN       print COUNT messages, one a line
+ *   wberr-msgfuzz send DMNAME SEED COUNT LEN send them, report the outcome
+ *
+ * LEN is the target length in sectors (so sectors= ranges can be made to
+ * end just past it).  Every generated message is malformed by construction:
+ * an unknown verb, a bad op class, a refused status, one bad or repeated
+ * key=value, a wrong word count, a rule id that does not exist (ids >=
+ * 1000000 are never allocated by the suite), or random words.  The
+ * generator is a seeded xorshift64*, so a seed always gives the same
+ * messages.
+ *
+ * "send" prints "sent=N einval=N other=N" and one "UNEXPECTED errno=...
+ * msg=..." line for every message that did not fail with EINVAL.  Exit
+ * status 0 when it ran, 2 on usage or control-device errors.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/dm-ioctl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#define MSG_MAX 1024
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	uint64_t x = rng_state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	rng_state = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+static unsigned int rn(unsigned int n)
+{
+	return (unsigned int)(rnd() % n);
+}
+
+static const char *const verbs[] = { "add", "remove", "clear", "list", "log", "log_clear" };
+static const char *const classes[] = { "read", "write", "fua", "flush", "discard", "write_zeroes" };
+static const char *const statuses[] = {
+	"ioerr", "timeout", "resv_conflict", "nexus", "nospc", "medium",
+	"transport", "target", "protection", "resource", "notsupp", "again",
+	"dev_resource", "offline", "duration_limit", "inval",
+	"zone_open_resource", "zone_active_resource", "1", "2", "10", "12",
+	"17", "19",
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+struct msg {
+	char buf[MSG_MAX];
+	size_t len;
+};
+
+static void put(struct msg *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct msg *m, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (m->len)
+		m->buf[m->len++] = ' ';
+	va_start(ap, fmt);
+	n = vsnprintf(m->buf + m->len, MSG_MAX - m->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		m->len += (size_t)n < MSG_MAX - m->len ? (size_t)n : MSG_MAX - m->len - 1;
+}
+
+/* a word of printable characters that is none of @avoid */
+static void garbage_word(char *w, size_t size, const char *const *avoid, size_t navoid)
+{
+	static const char alphabet[] =
+		"abcdefghijklmnopqrstuvwxyz_0123456789=,:-+.ABCXYZ!#$%&*/?[]{}~";
+	size_t len, i;
+
+	for (;;) {
+		len = 1 + rn(size - 2 < 20 ? size - 2 : 20);
+		for (i = 0; i < len; i++)
+			w[i] = alphabet[rn(sizeof(alphabet) - 1)];
+		w[len] = '\0';
+		for (i = 0; i < navoid; i++)
+			if (!strcmp(w, avoid[i]))
+				break;
+		if (i == navoid && w[0] != '@')
+			return;
+	}
+}
+
+static void valid_ops(char *w, size_t size, int with_read)
+{
+	unsigned int mask, c;
+	size_t n = 0;
+
+	if (!with_read && !rn(6)) {
+		snprintf(w, size, "all");
+		return;
+	}
+	do
+		mask = rn(64);
+	while (!mask);
+	if (with_read)
+		mask |= 1;
+	w[0] = '\0';
+	for (c = 0; c < N(classes); c++)
+		if (mask & (1U << c))
+			n += snprintf(w + n, size - n, "%s%s", n ? "," : "", classes[c]);
+}
+
+static void bad_ops(char *w, size_t size)
+{
+	static const char *const fixed[] = {
+		"writes", "Write", "READ", "read,", ",read", "read,,write",
+		"read,read", "all,read", "write,all", "ALL", "flushes", "fua,fua",
+		"discard,write_zeroes,discard", "zeroes", "write-zeroes", ",",
+		"rd", "wr", "none", "0",
+	};
+
+	if (rn(3)) {
+		snprintf(w, size, "%s", fixed[rn(N(fixed))]);
+	} else {
+		static const char *const avoid[] = {
+			"read", "write", "fua", "flush", "discard", "write_zeroes", "all",
+		};
+		garbage_word(w, size, avoid, N(avoid));
+		/* a garbage word may still be a valid list: force a bad tail */
+		strncat(w, ",x", size - strlen(w) - 1);
+	}
+}
+
+static void bad_status(char *w, size_t size)
+{
+	static const char *const fixed[] = {
+		"ok", "0", "11", "dm_requeue", "18", "20", "21", "255", "256",
+		"-1", "+1", "0x1", "01x", "IOERR", "Timeout", "timeout1", "nexus2",
+		"resv-conflict", "99999999999999999999", "18446744073709551615",
+		"eio", "EIO", "", "requeue", "zone_resource",
+	};
+
+	if (rn(3)) {
+		snprintf(w, size, "%s", fixed[rn(N(fixed))]);
+		if (!w[0])
+			snprintf(w, size, "-");
+	} else {
+		garbage_word(w, size, statuses, N(statuses));
+		/* numeric garbage could be a valid status number */
+		strncat(w, "q", size - strlen(w) - 1);
+	}
+}
+
+enum { K_SECTORS, K_SKIP, K_COUNT, K_EVERY, K_PROB, K_ACTION, NR_K };
+
+static void valid_kv(char *w, size_t size, unsigned int k, unsigned long long len)
+{
+	unsigned long long a, b;
+
+	switch (k) {
+	case K_SECTORS:
+		a = rnd() % len;
+		b = a + rnd() % (len - a);
+		snprintf(w, size, "sectors=%llu-%llu", a, b);
+		break;
+	case K_SKIP:
+		snprintf(w, size, "skip=%u", rn(1000));
+		break;
+	case K_COUNT:
+		snprintf(w, size, "count=%u", rn(1000));
+		break;
+	case K_EVERY:
+		snprintf(w, size, "every=%u", 1 + rn(1000));
+		break;
+	case K_PROB:
+		snprintf(w, size, "prob=%u", rn(1000001));
+		break;
+	default:
+		if (rn(2))
+			snprintf(w, size, "action=fail");
+		else
+			snprintf(w, size, "action=delay:%u", 1 + rn(3600000));
+		break;
+	}
+}
+
+static void bad_kv(char *w, size_t size, unsigned long long len)
+{
+	char g[32];
+
+	switch (rn(28)) {
+	case 0: snprintf(w, size, "sectors=%llu", rnd() % len); break;
+	case 1: snprintf(w, size, "sectors=%llu-", rnd() % len); break;
+	case 2: snprintf(w, size, "sectors=-%llu", rnd() % len); break;
+	case 3: snprintf(w, size, "sectors=%llu-%llu", len / 2 + 1, len / 2); break;
+	case 4: snprintf(w, size, "sectors=0-%llu", len); break;
+	case 5: snprintf(w, size, "sectors=%llu-%llu", len + rn(100), len + 200); break;
+	case 6: snprintf(w, size, "sectors=a-b"); break;
+	case 7: snprintf(w, size, "sectors=1-2-3"); break;
+	case 8: snprintf(w, size, "skip=-1"); break;
+	case 9: snprintf(w, size, "skip="); break;
+	case 10: snprintf(w, size, "skip=1x"); break;
+	case 11: snprintf(w, size, "count=18446744073709551616"); break;
+	case 12: snprintf(w, size, "count=+1"); break;
+	case 13: snprintf(w, size, "every=0"); break;
+	case 14: snprintf(w, size, "prob=%u", 1000001 + rn(1000)); break;
+	case 15: snprintf(w, size, "prob=0x10"); break;
+	case 16: snprintf(w, size, "action="); break;
+	case 17: snprintf(w, size, "action=delay"); break;
+	case 18: snprintf(w, size, "action=delay:0"); break;
+	case 19: snprintf(w, size, "action=delay:3600001"); break;
+	case 20: snprintf(w, size, "action=delay:-5"); break;
+	case 21: snprintf(w, size, "action=explode"); break;
+	case 22: snprintf(w, size, "skip"); break;
+	case 23: snprintf(w, size, "=5"); break;
+	case 24: snprintf(w, size, "SKIP=1"); break;
+	case 25: snprintf(w, size, "sectors=0-%llux", len - 1); break;
+	case 26: snprintf(w, size, "action=Fail"); break;
+	default: {
+		static const char *const keys[] = {
+			"sectors", "skip", "count", "every", "prob", "action",
+		};
+		unsigned int i;
+
+		do {
+			garbage_word(g, sizeof(g), NULL, 0);
+			for (i = 0; i < N(keys); i++)
+				if (!strcmp(g, keys[i]))
+					break;
+		} while (i < N(keys) || strchr(g, '='));
+		snprintf(w, size, "%s=%u", g, rn(10));
+	}
+	}
+}
+
+/* a random subset of distinct keys, in random order */
+static unsigned int pick_keys(unsigned int *keys, unsigned int max)
+{
+	unsigned int n = rn(max + 1), i, j, t;
+	unsigned int all[NR_K] = { 0, 1, 2, 3, 4, 5 };
+
+	for (i = NR_K - 1; i > 0; i--) {
+		j = rn(i + 1);
+		t = all[i];
+		all[i] = all[j];
+		all[j] = t;
+	}
+	for (i = 0; i < n; i++)
+		keys[i] = all[i];
+	return n;
+}
+
+static void gen(struct msg *m, unsigned long long len)
+{
+	char a[64], b[64], w[64];
+	unsigned int keys[NR_K], nk, i, bad_at;
+
+	m->len = 0;
+	m->buf[0] = '\0';
+
+	switch (rn(12)) {
+	case 0:		/* bad ops */
+		bad_ops(a, sizeof(a));
+		snprintf(b, sizeof(b), "%s", statuses[rn(N(statuses))]);
+		put(m, "add %s %s", a, b);
+		nk = pick_keys(keys, 3);
+		for (i = 0; i < nk; i++) {
+			valid_kv(w, sizeof(w), keys[i], len);
+			put(m, "%s", w);
+		}
+		break;
+	case 1:		/* bad status */
+		valid_ops(a, sizeof(a), 0);
+		bad_status(b, sizeof(b));
+		put(m, "add %s %s", a, b);
+		nk = pick_keys(keys, 3);
+		for (i = 0; i < nk; i++) {
+			valid_kv(w, sizeof(w), keys[i], len);
+			put(m, "%s", w);
+		}
+		break;
+	case 2:
+	case 3:		/* one bad key=value among good ones */
+		valid_ops(a, sizeof(a), 0);
+		put(m, "add %s %s", a, statuses[rn(N(statuses))]);
+		nk = pick_keys(keys, 5);
+		bad_at = rn(nk + 1);
+		for (i = 0; i <= nk; i++) {
+			if (i == bad_at) {
+				bad_kv(w, sizeof(w), len);
+				put(m, "%s", w);
+			}
+			if (i < nk) {
+				valid_kv(w, sizeof(w), keys[i], len);
+				put(m, "%s", w);
+			}
+		}
+		break;
+	case 4:		/* a key given twice */
+		valid_ops(a, sizeof(a), 0);
+		put(m, "add %s %s", a, statuses[rn(N(statuses))]);
+		i = rn(NR_K);
+		valid_kv(w, sizeof(w), i, len);
+		put(m, "%s", w);
+		valid_kv(w, sizeof(w), i, len);
+		put(m, "%s", w);
+		break;
+	case 5:		/* drop on reads */
+		valid_ops(a, sizeof(a), 1);
+		put(m, "add %s %s action=drop", a, statuses[rn(N(statuses))]);
+		break;
+	case 6:		/* wrong word count for add */
+		switch (rn(3)) {
+		case 0:
+			put(m, "add");
+			break;
+		case 1:
+			valid_ops(a, sizeof(a), 0);
+			put(m, "add %s", a);
+			break;
+		default:
+			valid_ops(a, sizeof(a), 0);
+			put(m, "add %s %s", a, statuses[rn(N(statuses))]);
+			for (i = 0; i < NR_K + 1 + rn(3); i++) {
+				valid_kv(w, sizeof(w), i % NR_K, len);
+				put(m, "%s", w);
+			}
+		}
+		break;
+	case 7:		/* remove */
+		switch (rn(6)) {
+		case 0: put(m, "remove"); break;
+		case 1: put(m, "remove %u", 1000000 + rn(1000000)); break;
+		case 2: put(m, "remove 4294967296"); break;
+		case 3: put(m, "remove -1"); break;
+		case 4: put(m, "remove 1 2"); break;
+		default:
+			garbage_word(w, sizeof(w), NULL, 0);
+			put(m, "remove %sz", w);
+		}
+		break;
+	case 8:		/* verbs without arguments given some */
+		garbage_word(w, sizeof(w), NULL, 0);
+		put(m, "%s %s", (const char *[]){ "clear", "list", "log_clear" }[rn(3)], w);
+		break;
+	case 9:		/* log */
+		switch (rn(5)) {
+		case 0: put(m, "log x"); break;
+		case 1: put(m, "log 1 2"); break;
+		case 2: put(m, "log -1"); break;
+		case 3: put(m, "log 18446744073709551616"); break;
+		default: put(m, "log 0x10"); break;
+		}
+		break;
+	case 10: {	/* unknown verbs, near misses first */
+		static const char *const near[] = {
+			"ADD", "Add", "adds", "List", "lists", "remove_all", "log-clear",
+			"logclear", "CLEAR", "del", "delete", "status", "help", "reset",
+		};
+
+		if (rn(2))
+			put(m, "%s", near[rn(N(near))]);
+		else {
+			garbage_word(w, sizeof(w), verbs, N(verbs));
+			put(m, "%s", w);
+		}
+		if (rn(2))
+			put(m, "write ioerr");
+		break;
+	}
+	default:	/* garbage words after a garbage verb */
+		garbage_word(w, sizeof(w), verbs, N(verbs));
+		put(m, "%s", w);
+		for (i = rn(6); i; i--) {
+			garbage_word(w, sizeof(w), NULL, 0);
+			put(m, "%s", w);
+		}
+	}
+}
+
+static int send_msg(int ctl, const char *name, const char *text)
+{
+	static union {
+		struct dm_ioctl io;
+		char raw[16384];
+	} u;
+	struct dm_target_msg *tm;
+
+	memset(&u, 0, sizeof(u));
+	u.io.version[0] = DM_VERSION_MAJOR;
+	u.io.data_size = sizeof(u);
+	u.io.data_start = sizeof(struct dm_ioctl);
+	snprintf(u.io.name, sizeof(u.io.name), "%s", name);
+	tm = (struct dm_target_msg *)(u.raw + u.io.data_start);
+	tm->sector = 0;
+	snprintf(tm->message, sizeof(u) - u.io.data_start - sizeof(*tm), "%s", text);
+	return ioctl(ctl, DM_TARGET_MSG, &u) ? errno : 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: wberr-msgfuzz print SEED COUNT LEN\n"
+			"       wberr-msgfuzz send DMNAME SEED COUNT LEN\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long seed, count, len, i, einval = 0, other = 0;
+	const char *name = NULL;
+	struct msg m;
+	int send, ctl = -1, err;
+
+	if (argc < 2)
+		usage();
+	send = !strcmp(argv[1], "send");
+	if (!send && strcmp(argv[1], "print"))
+		usage();
+	if (argc != (send ? 6 : 5))
+		usage();
+	if (send)
+		name = argv[2];
+	seed = strtoull(argv[2 + send], NULL, 0);
+	count = strtoull(argv[3 + send], NULL, 0);
+	len = strtoull(argv[4 + send], NULL, 0);
+	if (len < 2)
+		usage();
+	rng_state = seed * 2 + 0x9e3779b97f4a7c15ULL;
+
+	if (send) {
+		ctl = open("/dev/mapper/control", O_RDWR);
+		if (ctl < 0) {
+			perror("wberr-msgfuzz: /dev/mapper/control");
+			return 2;
+		}
+	}
+	for (i = 0; i < count; i++) {
+		gen(&m, len);
+		if (!send) {
+			printf("%s\n", m.buf);
+			continue;
+		}
+		err = send_msg(ctl, name, m.buf);
+		if (err == EINVAL) {
+			einval++;
+		} else {
+			other++;
+			printf("UNEXPECTED errno=%d msg=%s\n", err, m.buf);
+		}
+	}
+	if (send)
+		printf("sent=%llu einval=%llu other=%llu\n", count, einval, other);
+	return 0;
+}
