@@ -57,6 +57,14 @@ reload() {
 status_info() { dmsetup status $DM | cut -d' ' -f4-; }
 # list without the matched=/fired= counters (they move with I/O)
 rules_shape() { msg list | sed 's/ matched=.*//'; }
+# the whole log, paged by from_seq
+log_all() {
+	from=0
+	while page=$(msg log $from) && [ -n "$page" ]; do
+		echo "$page"
+		from=$(($(echo "$page" | tail -n 1 | cut -d' ' -f1) + 1))
+	done
+}
 log_field() { msg log | awk -v f="$1" '{ printf "%s%s", sep, $f; sep = " " }'; }
 
 # Run OP at SECTOR for each op class; prints the six results.
@@ -153,7 +161,7 @@ EOF
 )
 NR_BAD_MSGS=$(echo "$BAD_MSGS" | wc -l)
 
-tap_begin $((88 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
+tap_begin $((90 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
 
 # ================================================================ module
 insmod "$WBERR_MODDIR/dm-wberr.ko"
@@ -611,6 +619,34 @@ wait $pid
 tap_is "$(tr ' ' '\n' < /tmp/wberr-bg.txt | sort -u | tr '\n' ' ')" "0 " \
 	"1500 writes during 100 adds and 34 removes all pass"
 tap_is "$(status_info | cut -d' ' -f1-4)" "1500 0 0 0" "bios_seen counts every one of them"
+
+# two writers hitting one seeded prob= rule while messages change other
+# rules and read the log: every failure a writer saw is counted once, in
+# the rule, the status line and the log
+reload "2 seed 9"
+keep=$(msg add write,fua medium sectors=30000-30063 prob=300000)
+dio -n 400 $DEV write 30000 > /tmp/wberr-w1.txt &
+p1=$!
+dio -n 400 $DEV fua 30032 > /tmp/wberr-w2.txt &
+p2=$!
+i=0
+while [ $i -lt 60 ]; do
+	id=$(msg add read ioerr sectors=$((40000 + i * 8))-$((40007 + i * 8)))
+	msg log > /dev/null
+	dmsetup status $DM > /dev/null
+	msg remove "$id"
+	i=$((i + 1))
+done
+wait $p1 $p2
+seen_err=$(cat /tmp/wberr-w1.txt /tmp/wberr-w2.txt | tr ' ' '\n' | grep -c ENODATA)
+other=$(cat /tmp/wberr-w1.txt /tmp/wberr-w2.txt | tr ' ' '\n' | grep -vc -e ENODATA -e '^0$')
+fired=$(msg list | awk -v k=$keep '$1 == k { sub("fired=", "", $NF); print $NF }')
+tap_is "$other $fired $(status_info | cut -d' ' -f2,5) $(log_all | grep -c ' medium$')" \
+	"0 $seen_err $seen_err $seen_err $seen_err" \
+	"concurrent writers saw $seen_err ENODATA: equal to fired, bios_failed, log entries"
+tap_ok $([ "$seen_err" -gt 100 ] && [ "$seen_err" -lt 400 ] && echo 0 || echo 1) \
+	"prob=300000 failed a plausible share of 800 writes ($seen_err)"
+msg clear
 
 # ================================================================ teardown
 dmsetup remove $DM
