@@ -576,6 +576,8 @@ static u64 wberr_rand(struct wberr_c *wc)
  * passes.  The draw is taken only for candidates of rules with prob below
  * 1000000, so the stream of draws (and hence a run) is reproducible for a
  * given seed and bio sequence.
+ *
+ * Return: true if the rule fires for this bio.
  */
 static bool wberr_rule_fires(struct wberr_c *wc, struct wberr_rule *r)
 {
