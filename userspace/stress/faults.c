@@ -47,6 +47,7 @@ int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
 		*nl = '\0';
 	fp->table = out.s;
 	fp->dyn = wbs_xcalloc(MAX_DYN_RULES, sizeof(*fp->dyn));
+	fp->base = wbs_xcalloc(files->next, sizeof(*fp->base));
 	wbs_faults_event(fp, "table %s", fp->table);
 	return 0;
 }
@@ -91,26 +92,54 @@ static void remove_rule(struct wbs_faults *fp, unsigned int slot)
 	fp->dyn[slot] = fp->dyn[--fp->ndyn];
 }
 
+static int add_base(struct wbs_faults *fp, size_t i, const char *st)
+{
+	const struct wbs_extent *e = &fp->files->ext[i];
+
+	fp->base[i] = add_rule(fp, "write,fua %s sectors=%" PRIu64 "-%" PRIu64
+			       " prob=%u", st, e->first, e->last,
+			       fp->cfg.prob_ppm);
+	return fp->base[i];
+}
+
 int wbs_faults_arm(struct wbs_faults *fp)
 {
-	const struct wbs_files *fs = fp->files;
 	size_t i;
 	int bad = 0;
 
 	if (!fp->cfg.prob_ppm)
 		return 0;
-	for (i = 0; i < fs->next; i++) {
+	for (i = 0; i < fp->files->next; i++) {
 		const char *st = wbs_statuses[(i + fp->epoch) % wbs_nr_statuses];
 
 		/* the alias once in a while, so it is exercised too */
 		if (!strcmp(st, "resv_conflict") && (fp->epoch & 1))
 			st = "nexus";
-		if (add_rule(fp, "write,fua %s sectors=%" PRIu64 "-%" PRIu64 " prob=%u",
-			     st, fs->ext[i].first, fs->ext[i].last,
-			     fp->cfg.prob_ppm) < 0)
+		if (add_base(fp, i, st) < 0)
 			bad = 1;
 	}
 	return bad ? -1 : 0;
+}
+
+/* Replaces one extent's base rule with one of another status. */
+static void rebase(struct wbs_faults *fp)
+{
+	size_t i = (size_t)wbs_rng_below(&fp->rng, fp->files->next);
+	const char *st = wbs_statuses[wbs_rng_below(&fp->rng, wbs_nr_statuses)];
+	int rc;
+
+	if (!fp->cfg.prob_ppm)
+		return;
+	if (fp->base[i] >= 0) {
+		rc = wbs_dm_message(NULL, fp->cfg.dev, "remove %d", fp->base[i]);
+		wbs_faults_event(fp, "remove epoch=%u id=%d rc=%d", fp->epoch,
+				 fp->base[i], rc);
+		if (rc)
+			fp->failures++;
+		else
+			fp->rules_removed++;
+	}
+	add_base(fp, i, st);
 }
 
 static const struct wbs_extent *pick_extent(struct wbs_faults *fp)
@@ -132,9 +161,25 @@ static void add_dyn(struct wbs_faults *fp, int id)
 	fp->dyn[fp->ndyn++] = (unsigned int)id;
 }
 
+static int dm_run(struct wbs_faults *fp, const char *verb,
+		  const char *const *argv);
+
+/* suspend is --nolockfs: dm quiesces and holds I/O but does not freeze
+ * the fs (a freeze under this load took ~15 s in trials, a whole run). */
 static int dm_simple(struct wbs_faults *fp, const char *verb)
 {
-	const char *argv[] = { verb, fp->cfg.dev, NULL };
+	const char *argv[] = { verb, fp->cfg.dev, NULL, NULL };
+
+	if (!strcmp(verb, "suspend")) {
+		argv[1] = "--nolockfs";
+		argv[2] = fp->cfg.dev;
+	}
+	return dm_run(fp, verb, argv);
+}
+
+static int dm_run(struct wbs_faults *fp, const char *verb,
+		  const char *const *argv)
+{
 	int rc = wbs_dmsetup(NULL, argv);
 
 	wbs_faults_event(fp, "%s rc=%d", verb, rc);
@@ -143,16 +188,16 @@ static int dm_simple(struct wbs_faults *fp, const char *verb)
 	return rc;
 }
 
-static void reload(struct wbs_faults *fp)
+void wbs_faults_reload(struct wbs_faults *fp)
 {
 	const char *load[] = { "load", fp->cfg.dev, "--table", fp->table, NULL };
 	int rc;
 
-	wbs_faults_drain(fp);
 	if (dm_simple(fp, "suspend"))
 		return;
-	/* writeback during the freeze may have failed more bios */
-	wbs_faults_drain(fp);
+	/* suspended: no bio is mapped, so the log is final; read all of it
+	 * before the reload destroys this target instance */
+	wbs_faults_drain(fp, 0);
 	rc = wbs_dmsetup(NULL, load);
 	wbs_faults_event(fp, "load rc=%d", rc);
 	dm_simple(fp, "resume");
@@ -167,6 +212,13 @@ static void reload(struct wbs_faults *fp)
 	fp->ndyn = 0;
 	wbs_faults_event(fp, "epoch %u", fp->epoch);
 	wbs_faults_arm(fp);
+}
+
+void wbs_faults_suspend_resume(struct wbs_faults *fp)
+{
+	fp->suspends++;
+	if (!dm_simple(fp, "suspend"))
+		dm_simple(fp, "resume");
 }
 
 void wbs_faults_step(struct wbs_faults *fp)
@@ -193,22 +245,23 @@ void wbs_faults_step(struct wbs_faults *fp)
 				     e->first, e->last,
 				     (unsigned int)wbs_rng_range(&fp->rng, 1, 2),
 				     (unsigned int)wbs_rng_range(&fp->rng, 1, maxd)));
-	} else if (r < 72) {
+	} else if (r < 64) {
 		if (fp->ndyn)
 			remove_rule(fp, (unsigned int)wbs_rng_below(&fp->rng, fp->ndyn));
-	} else if (fp->cfg.robust && r < 80) {
-		fp->suspends++;
-		wbs_faults_drain(fp);
-		if (!dm_simple(fp, "suspend"))
-			dm_simple(fp, "resume");
+	} else if (r < 74) {
+		rebase(fp);
 	} else if (fp->cfg.robust && r < 84) {
-		reload(fp);
+		wbs_faults_suspend_resume(fp);
+	} else if (fp->cfg.robust && r < 89) {
+		wbs_faults_reload(fp);
 	}
 }
 
-int wbs_faults_drain(struct wbs_faults *fp)
+int wbs_faults_drain(struct wbs_faults *fp, int bounded)
 {
-	for (;;) {
+	unsigned int pages;
+
+	for (pages = 0; !bounded || pages < 4; pages++) {
 		struct wbs_buf out = { 0 };
 		char *line, *save = NULL;
 		unsigned int got = 0;
@@ -243,6 +296,7 @@ int wbs_faults_drain(struct wbs_faults *fp)
 		if (!got)
 			return 0;
 	}
+	return 0;
 }
 
 int wbs_faults_clear(struct wbs_faults *fp)
@@ -259,6 +313,7 @@ void wbs_faults_close(struct wbs_faults *fp)
 	if (fp->log)
 		fclose(fp->log);
 	free(fp->table);
+	free(fp->base);
 	free(fp->dyn);
 	memset(fp, 0, sizeof(*fp));
 }

@@ -33,6 +33,7 @@ struct wbs_faults {
 	char *table;		/* the live table line, for reloads */
 	uint32_t epoch;
 	uint64_t next_seq;
+	int *base;		/* per extent: id of its base rule, -1 none */
 	unsigned int *dyn;	/* ids of dynamic rules still listed */
 	unsigned int ndyn;
 	/* what was done */
@@ -45,8 +46,13 @@ int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
 int wbs_faults_arm(struct wbs_faults *fp);
 /* One seeded random action. */
 void wbs_faults_step(struct wbs_faults *fp);
-/* Copies new fault log entries into faults.txt. */
-int wbs_faults_drain(struct wbs_faults *fp);
+/* The robustness actions on their own: suspend + resume; reload the same
+ * table (a new target instance: rules re-armed, log epoch + 1). */
+void wbs_faults_suspend_resume(struct wbs_faults *fp);
+void wbs_faults_reload(struct wbs_faults *fp);
+/* Copies new fault log entries into faults.txt: all of them, or with
+ * @bounded at most a few pages (so a busy log cannot stall the steps). */
+int wbs_faults_drain(struct wbs_faults *fp, int bounded);
 /* Removes every rule (then drains). */
 int wbs_faults_clear(struct wbs_faults *fp);
 void wbs_faults_event(struct wbs_faults *fp, const char *fmt, ...)

@@ -114,27 +114,31 @@ static int mutate_lost(struct wbs_oracle_in *in)
 	r->err = 0;
 	for (i = 0; i < t->n; i++)
 		if (t->v[i].type == WBS_TEV_ADVANCE && t->v[i].pid == r->pid &&
-		    t->v[i].ino == r->ino && t->v[i].us * 1000 + 999 >= r->t0)
+		    t->v[i].ino == r->ino &&
+		    t->v[i].us * 1000 + in->meta.clock_step_ns + 1000 >= r->t0)
 			t->v[i].type = 0xff;
 	return 0;
 }
 
-/* The kernel reports one error twice: the fsync after the first failing
- * one, on the same fd, fails too. */
+/* The kernel reports one error twice: the fsync after a failing one, on
+ * the same fd, that returned 0 fails too. */
 static int mutate_double(struct wbs_oracle_in *in)
 {
-	struct wbs_rec *r = first_error(in);
-	size_t i;
+	size_t i, k;
 
-	if (!r)
-		return -1;
-	for (i = (size_t)(r - in->recs.v) + 1; i < in->recs.n; i++) {
-		struct wbs_rec *n = &in->recs.v[i];
+	for (i = 0; i < in->recs.n; i++) {
+		struct wbs_rec *r = &in->recs.v[i];
 
-		if (n->proc == r->proc && n->fdi == r->fdi &&
-		    wbs_op_is_fsync_family(n->op)) {
+		if (!wbs_op_is_fsync_family(r->op) || r->ret >= 0)
+			continue;
+		for (k = i + 1; k < in->recs.n; k++) {
+			struct wbs_rec *n = &in->recs.v[k];
+
+			if (n->proc != r->proc || n->fdi != r->fdi ||
+			    !wbs_op_is_fsync_family(n->op))
+				continue;
 			if (n->ret < 0)
-				return -1;
+				break;
 			n->ret = -1;
 			n->err = r->err;
 			return 0;

@@ -58,6 +58,10 @@ int wbs_meta_load(struct wbs_meta *m, const char *dir)
 			m->sweep_done = (int)v;
 		} else if (sscanf(line, "sb_margin_ns=%llu", &v) == 1) {
 			m->sb_margin_ns = v;
+		} else if (sscanf(line, "clock_step_ns=%llu", &v) == 1) {
+			m->clock_step_ns = v;
+		} else if (sscanf(line, "cpus=%llu", &v) == 1) {
+			m->cpus = (unsigned int)v;
 		}
 	}
 	free(text);
@@ -106,7 +110,6 @@ struct fdst {
 	uint32_t pid;
 	int file;
 	uint64_t ino;
-	uint64_t open_t1;
 	size_t *fs, nfs;	/* fsync/fdatasync record indices, in order */
 	size_t *sf, nsf;	/* syncfs record indices, in order */
 	uint32_t *lvl;		/* [nfs] cursor level after each fs sync */
@@ -118,21 +121,40 @@ struct ctx {
 	struct wbs_oracle_out *out;
 	FILE *f;
 	unsigned int max_print;
+	uint64_t gran;		/* trace timestamp granularity, ns */
 	struct fdst *fds;
 	size_t nfds;
 	size_t *adv;		/* [recs.n * MAX_ADV_PER_SYNC] event indices */
 	uint8_t *nadv;		/* [recs.n] */
+	long *bm, *em;		/* [recs.n] B / E marker event, -1 if none */
+	long *recidx;		/* [nproc * nseq] record index of (proc, seq) */
+	uint32_t nproc, nseq;
 	unsigned char *hit;	/* [nfiles] scratch */
 };
 
-static uint64_t ev_lo(const struct wbs_tev *e)
+static uint64_t ev_lo(const struct ctx *c, const struct wbs_tev *e)
 {
+	(void)c;
 	return e->us * 1000;
 }
 
-static uint64_t ev_hi(const struct wbs_tev *e)
+static uint64_t ev_hi(const struct ctx *c, const struct wbs_tev *e)
 {
-	return e->us * 1000 + 999;
+	return e->us * 1000 + c->gran - 1;
+}
+
+/*
+ * Trace event @a certainly happened before @b: same CPU and earlier in that
+ * CPU's buffer (program order, exact whatever the clock), or an earlier
+ * clock reading (the mono trace clock is one clock for all CPUs).
+ */
+static int before(const struct ctx *c, size_t a, size_t b)
+{
+	const struct wbs_tev *x = &c->in->trace.v[a], *y = &c->in->trace.v[b];
+
+	if (x->cpu == y->cpu)
+		return a < b;
+	return x->us < y->us && y->us * 1000 - x->us * 1000 >= c->gran;
 }
 
 static int on_dev(const struct ctx *c, const struct wbs_tev *e)
@@ -168,7 +190,7 @@ static void print_fault(struct ctx *c, const struct wbs_fault *ft)
 		ft->sector, ft->nr, ft->status, wbs_errname(ft->err));
 }
 
-/* The latest fault on @file's data at or before @ns (UINT64_MAX: any). */
+/* The latest fault on @file's data (any file if < 0) at or before @ns. */
 static const struct wbs_fault *fault_before(struct ctx *c, int file,
 					    uint64_t ns)
 {
@@ -193,50 +215,31 @@ static const struct wbs_fault *fault_before(struct ctx *c, int file,
 	return best;
 }
 
-static void print_context(struct ctx *c, uint64_t ino, uint64_t center_ns)
+/* Trace lines around event @center: this inode's errseq events and the
+ * markers of @pid. */
+static void print_context(struct ctx *c, uint64_t ino, uint32_t pid,
+			  uint64_t center_ns)
 {
 	const struct wbs_trace *t = &c->in->trace;
-	uint64_t cu = center_ns / 1000;
+	uint64_t cu = center_ns / 1000, win = CONTEXT_US + c->gran / 1000;
 	unsigned int shown = 0;
 	size_t i;
 
-	fprintf(c->f, "    errseq trace events on ino %" PRIu64 " within %d ms:\n",
-		ino, CONTEXT_US / 1000);
-	for (i = 0; i < t->n && shown < 16; i++) {
+	fprintf(c->f, "    trace within %" PRIu64 " ms (ino %" PRIu64 ", pid %u):\n",
+		win / 1000, ino, pid);
+	for (i = 0; i < t->n && shown < 24; i++) {
 		const struct wbs_tev *e = &t->v[i];
 
-		if (e->ino != ino || !on_dev(c, e))
+		if (e->us + win < cu || e->us > cu + win)
 			continue;
-		if (e->us + CONTEXT_US < cu || e->us > cu + CONTEXT_US)
+		if (e->type == WBS_TEV_MARK ? e->pid != pid :
+		    (e->ino != ino || !on_dev(c, e)))
 			continue;
 		fprintf(c->f, "      %s\n", e->line);
 		shown++;
 	}
 	if (!shown)
 		fprintf(c->f, "      (none)\n");
-}
-
-static void print_fd_syncs(struct ctx *c, const struct fdst *d,
-			   uint64_t center_ns)
-{
-	const struct wbs_recs *rs = &c->in->recs;
-	unsigned int shown = 0;
-	size_t i;
-
-	fprintf(c->f, "    this fd's syncs within %d ms:\n", CONTEXT_US / 1000);
-	for (i = 0; i < rs->n && shown < 12; i++) {
-		const struct wbs_rec *r = &rs->v[i];
-
-		if (r->proc != d->proc || r->fdi != d->fdi ||
-		    r->op == WBS_OP_SUMMARY)
-			continue;
-		if (r->t1 + CONTEXT_US * UINT64_C(1000) < center_ns ||
-		    r->t0 > center_ns + CONTEXT_US * UINT64_C(1000))
-			continue;
-		fputs("      ", c->f);
-		wbs_rec_print(c->f, r);
-		shown++;
-	}
 }
 
 /*
@@ -272,15 +275,13 @@ static void violate(struct ctx *c, enum wbs_vkind kind, const struct fdst *d,
 		fputs("    call: ", c->f);
 		wbs_rec_print(c->f, r);
 	}
-	ft = fault_before(c, file, center_ns + 999);
+	ft = fault_before(c, file, center_ns + c->gran);
 	if (ft)
 		print_fault(c, ft);
 	else
 		fprintf(c->f, "    fault: none logged on this file before\n");
-	if (ino)
-		print_context(c, ino, center_ns);
-	if (d)
-		print_fd_syncs(c, d, center_ns);
+	if (ino || d)
+		print_context(c, ino ? ino : d->ino, d ? d->pid : 0, center_ns);
 }
 
 /* ------------------------------------------------------------ building */
@@ -311,9 +312,6 @@ static void build_fds(struct ctx *c)
 			d->ino = r->ino;
 		}
 		switch (r->op) {
-		case WBS_OP_OPEN:
-			d->open_t1 = r->t1;
-			break;
 		case WBS_OP_FSYNC:
 		case WBS_OP_FDATASYNC:
 			push(&d->fs, &d->nfs, i);
@@ -341,62 +339,120 @@ static void build_fds(struct ctx *c)
 	c->out->fds = c->nfds;
 }
 
-/* Attributes each advance event to the sync call of its pid that was in
- * flight when it fired (workers are single-threaded). */
+/* Record index of (proc, seq), or -1, through a (proc, seq) table. */
+static long rec_of(const struct ctx *c, uint32_t proc, uint32_t seq)
+{
+	if (proc >= c->nproc || seq >= c->nseq)
+		return -1;
+	return c->recidx[(size_t)proc * c->nseq + seq];
+}
+
+static void index_recs(struct ctx *c)
+{
+	const struct wbs_recs *rs = &c->in->recs;
+	size_t i;
+
+	c->nproc = c->nseq = 0;
+	for (i = 0; i < rs->n; i++) {
+		if (rs->v[i].proc >= c->nproc)
+			c->nproc = rs->v[i].proc + 1u;
+		if (rs->v[i].seq >= c->nseq)
+			c->nseq = rs->v[i].seq + 1u;
+	}
+	c->recidx = wbs_xcalloc((size_t)c->nproc * c->nseq + 1, sizeof(*c->recidx));
+	for (i = 0; i < (size_t)c->nproc * c->nseq; i++)
+		c->recidx[i] = -1;
+	for (i = 0; i < rs->n; i++)
+		c->recidx[(size_t)rs->v[i].proc * c->nseq + rs->v[i].seq] = (long)i;
+}
+
+/* Ties each trace_marker line to its record. */
+static void map_markers(struct ctx *c)
+{
+	const struct wbs_trace *t = &c->in->trace;
+	const struct wbs_recs *rs = &c->in->recs;
+	size_t i, nmark = 0, syncs = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		c->bm[i] = c->em[i] = -1;
+		if (rs->v[i].op == WBS_OP_FSYNC || rs->v[i].op == WBS_OP_FDATASYNC ||
+		    rs->v[i].op == WBS_OP_SYNCFS)
+			syncs++;
+	}
+	for (i = 0; i < t->n; i++) {
+		const struct wbs_tev *e = &t->v[i];
+		long r;
+
+		if (e->type != WBS_TEV_MARK)
+			continue;
+		r = rec_of(c, e->proc, e->seq);
+		if (r < 0)
+			continue;
+		if (e->mark == 'B')
+			c->bm[r] = (long)i;
+		else
+			c->em[r] = (long)i;
+		nmark++;
+	}
+	if (nmark != 2 * syncs)
+		violate(c, WBS_V_INCOMPLETE, NULL, NULL, -1, 0, 0,
+			"trace: %zu sync markers for %zu sync calls (want 2 each)",
+			nmark, syncs);
+}
+
+/* Attributes each advance event to the sync call its task was in: the
+ * task's latest marker before the event must be that call's 'B'. */
 static void attribute_advances(struct ctx *c)
 {
 	const struct wbs_trace *t = &c->in->trace;
 	const struct wbs_recs *rs = &c->in->recs;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < t->n; i++) {
 		const struct wbs_tev *e = &t->v[i];
-		const struct wbs_rec *hit = NULL;
-		size_t hit_idx = 0;
+		const struct wbs_tev *m = NULL;
+		const struct wbs_rec *r = NULL;
 		struct fdst *d = NULL;
+		long ri = -1;
+		size_t k;
 
 		if (e->type != WBS_TEV_ADVANCE || !on_dev(c, e))
 			continue;
 		c->out->advances++;
-		for (k = 0; k < c->nfds && !hit; k++) {
-			size_t j;
-
-			if (c->fds[k].pid != e->pid)
-				continue;
-			for (j = 0; j < c->fds[k].nfs; j++) {
-				const struct wbs_rec *r = &rs->v[c->fds[k].fs[j]];
-
-				if (r->t0 <= ev_hi(e) && ev_lo(e) <= r->t1) {
-					hit = r;
-					hit_idx = c->fds[k].fs[j];
-					d = &c->fds[k];
-					break;
-				}
+		for (k = i; k-- > 0;)
+			if (t->v[k].type == WBS_TEV_MARK && t->v[k].pid == e->pid) {
+				m = &t->v[k];
+				break;
 			}
+		if (m && m->mark == 'B')
+			ri = rec_of(c, m->proc, m->seq);
+		if (ri >= 0) {
+			r = &rs->v[ri];
+			d = fd_of(c, r->proc, r->fdi);
 		}
-		if (!hit) {
+		if (!d || !wbs_op_is_fsync_family(r->op)) {
 			violate(c, WBS_V_UNATTRIBUTED, NULL, NULL,
 				wbs_files_by_ino(&c->in->files, e->ino), e->ino,
-				ev_lo(e),
+				ev_lo(c, e),
 				"pid %u advanced a cursor on ino %" PRIu64
 				" outside any recorded fsync/fdatasync: %s",
 				e->pid, e->ino, e->line);
 			continue;
 		}
 		if (e->ino != d->ino) {
-			violate(c, WBS_V_UNATTRIBUTED, d, hit, d->file, e->ino,
-				ev_lo(e), "advance on ino %" PRIu64
+			violate(c, WBS_V_UNATTRIBUTED, d, r, d->file, e->ino,
+				ev_lo(c, e), "advance on ino %" PRIu64
 				" during a sync of ino %" PRIu64, e->ino, d->ino);
 			continue;
 		}
 		if (!d->hash[0])
 			memcpy(d->hash, e->file, sizeof(d->hash));
 		else if (strcmp(d->hash, e->file))
-			violate(c, WBS_V_UNATTRIBUTED, d, hit, d->file, e->ino,
-				ev_lo(e), "struct file %s, earlier %s: two files for one fd",
+			violate(c, WBS_V_UNATTRIBUTED, d, r, d->file, e->ino,
+				ev_lo(c, e), "struct file %s, earlier %s: two files for one fd",
 				e->file, d->hash);
-		if (c->nadv[hit_idx] < MAX_ADV_PER_SYNC)
-			c->adv[hit_idx * MAX_ADV_PER_SYNC + c->nadv[hit_idx]++] = i;
+		if (c->nadv[ri] < MAX_ADV_PER_SYNC)
+			c->adv[(size_t)ri * MAX_ADV_PER_SYNC + c->nadv[ri]++] = i;
 	}
 }
 
@@ -421,9 +477,9 @@ static void check_fsync_results(struct ctx *c, struct fdst *d)
 		for (a = 0; a < n; a++) {
 			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC + a]];
 
-			if ((e->old | WBS_ERRSEQ_SEEN) != (cur | WBS_ERRSEQ_SEEN) &&
-			    !(cur == 0 && e->old == 0))
-				violate(c, WBS_V_CURSOR, d, r, d->file, d->ino, ev_lo(e),
+			if ((e->old | WBS_ERRSEQ_SEEN) != (cur | WBS_ERRSEQ_SEEN))
+				violate(c, WBS_V_CURSOR, d, r, d->file, d->ino,
+					ev_lo(c, e),
 					"cursor was 0x%x after this fd's last sync, the kernel advanced it from 0x%x",
 					cur, e->old);
 			cur = e->new;
@@ -435,15 +491,15 @@ static void check_fsync_results(struct ctx *c, struct fdst *d)
 			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC]];
 
 			violate(c, WBS_V_ADVANCED_NO_ERROR, d, r, d->file, d->ino,
-				ev_lo(e),
+				ev_lo(c, e),
 				"%s advanced the fd's cursor 0x%x -> 0x%x (%s) but returned 0",
 				wbs_op_name(r->op), e->old, e->new,
 				wbs_errname((int)(e->new & WBS_ERRSEQ_ERRMASK)));
 		} else if (n && !errno_ok) {
 			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC]];
 
-			violate(c, WBS_V_WRONG_ERRNO, d, r, d->file, d->ino, ev_lo(e),
-				"%s returned %s, the cursor advanced to 0x%x (%s)",
+			violate(c, WBS_V_WRONG_ERRNO, d, r, d->file, d->ino,
+				ev_lo(c, e), "%s returned %s, the cursor advanced to 0x%x (%s)",
 				wbs_op_name(r->op), wbs_errname(r->err), e->new,
 				wbs_errname((int)(e->new & WBS_ERRSEQ_ERRMASK)));
 		} else if (!n && r->ret < 0) {
@@ -455,14 +511,15 @@ static void check_fsync_results(struct ctx *c, struct fdst *d)
 }
 
 /*
- * Lost errors, fsync family.  A filemap_set_wb_err event is traced after
- * errseq_set() in __filemap_set_wb_err(), so the set happened no later than
- * the event's timestamp: a sync that started after it must leave the fd's
- * cursor at or past the instance that set created.
+ * Lost errors, fsync family.  filemap_set_wb_err is traced after
+ * errseq_set() in __filemap_set_wb_err(), and the worker writes its 'B'
+ * marker before calling fsync: a set event certainly before the marker
+ * means the call's file_check_and_advance_wb_err() saw the new value, so
+ * the fd's cursor must be at or past that error instance afterwards.
  */
-static void check_fsync_lost(struct ctx *c, const struct wbs_tev *e,
-			     uint32_t level)
+static void check_fsync_lost(struct ctx *c, size_t si, uint32_t level)
 {
+	const struct wbs_tev *e = &c->in->trace.v[si];
 	const struct wbs_recs *rs = &c->in->recs;
 	size_t k, j;
 
@@ -471,13 +528,16 @@ static void check_fsync_lost(struct ctx *c, const struct wbs_tev *e,
 
 		if (d->ino != e->ino)
 			continue;
-		for (j = 0; j < d->nfs; j++)
-			if (rs->v[d->fs[j]].t0 > ev_hi(e))
+		for (j = 0; j < d->nfs; j++) {
+			long b = c->bm[d->fs[j]];
+
+			if (b >= 0 && before(c, si, (size_t)b))
 				break;
+		}
 		if (j == d->nfs) {
 			if (c->in->meta.sweep_done)
 				violate(c, WBS_V_LOST, d, NULL, d->file, d->ino,
-					ev_lo(e),
+					ev_lo(c, e),
 					"error instance %u on ino %" PRIu64
 					" recorded after this fd's last fsync (%s)",
 					level, e->ino, e->line);
@@ -486,7 +546,7 @@ static void check_fsync_lost(struct ctx *c, const struct wbs_tev *e,
 		c->out->checked_pairs++;
 		if (d->lvl[j] < level)
 			violate(c, WBS_V_LOST, d, &rs->v[d->fs[j]], d->file, d->ino,
-				ev_lo(e),
+				ev_lo(c, e),
 				"error instance %u was recorded on the mapping before this %s started (%s), the fd's cursor stayed at instance %u",
 				level, wbs_op_name(rs->v[d->fs[j]].op), e->line,
 				d->lvl[j]);
@@ -507,16 +567,16 @@ static void check_sets(struct ctx *c)
 		c->out->sets++;
 		file = wbs_files_by_ino(&c->in->files, e->ino);
 		if (file < 0) {
-			violate(c, WBS_V_FOREIGN, NULL, NULL, -1, e->ino, ev_lo(e),
+			violate(c, WBS_V_FOREIGN, NULL, NULL, -1, e->ino, ev_lo(c, e),
 				"writeback error on ino %" PRIu64
 				", which is not a test file: %s", e->ino, e->line);
 			continue;
 		}
-		if (!fault_before(c, file, ev_hi(e)))
+		if (!fault_before(c, file, ev_hi(c, e)))
 			violate(c, WBS_V_SET_NO_FAULT, NULL, NULL, file, e->ino,
-				ev_lo(e), "writeback error on %s with no dm-wberr fault on its sectors before it: %s",
+				ev_lo(c, e), "writeback error on %s with no dm-wberr fault on its sectors before it: %s",
 				c->in->files.path[file], e->line);
-		check_fsync_lost(c, e, wbs_errseq_level_after_set(e->old));
+		check_fsync_lost(c, i, wbs_errseq_level_after_set(e->old));
 	}
 }
 
@@ -556,13 +616,13 @@ static void check_faults(struct ctx *c)
 				found = t->v[k].type == WBS_TEV_SET &&
 					on_dev(c, &t->v[k]) &&
 					t->v[k].ino == c->in->files.ino[f] &&
-					ev_hi(&t->v[k]) >= ft->ns;
+					ev_hi(c, &t->v[k]) >= ft->ns;
 			if (!found) {
 				violate(c, WBS_V_FAULT_NO_SET, NULL, NULL, (int)f,
 					c->in->files.ino[f], ft->ns,
 					"dm-wberr failed a write of %s (sectors %" PRIu64 "+%u, %s) and no writeback error was recorded on its mapping afterwards",
 					c->in->files.path[f], ft->sector, ft->nr, ft->status);
-				/* every hit file was recomputed by violate() */
+				/* violate() reused c->hit */
 				wbs_files_hit(&c->in->files, ft->sector,
 					      ft->sector + (ft->nr ? ft->nr - 1 : 0), c->hit);
 			}
@@ -571,46 +631,57 @@ static void check_faults(struct ctx *c)
 }
 
 /*
- * syncfs: mapping_set_error() sets sb->s_wb_err right after the traced
- * mapping set, and syncfs advances f_sb_err at every call.  So an error
- * traced strictly between two syncfs calls of an fd (with a margin for
- * the untraced sb update) must fail the later one, and a failing syncfs
- * needs an error traced on the fs since the fd's previous syncfs.
+ * syncfs: mapping_set_error() sets sb->s_wb_err just after the traced
+ * mapping set (untraced), and syncfs advances f_sb_err at every call.  So
+ * an error traced after an fd's previous syncfs returned and more than
+ * sb_margin (plus the clock step) before its next one starts must fail
+ * that one; and a failing syncfs needs an error traced on the fs that is
+ * not certainly older than its previous syncfs.
  */
 static void check_syncfs(struct ctx *c, struct fdst *d)
 {
 	const struct wbs_recs *rs = &c->in->recs;
 	const struct wbs_trace *t = &c->in->trace;
-	uint64_t margin = c->in->meta.sb_margin_ns;
-	uint64_t prev_t0 = d->open_t1, prev_t1 = d->open_t1;
+	uint64_t slack = c->in->meta.sb_margin_ns + c->gran;
+	long prev_b = -1, prev_e = -1;
 	size_t j, k;
 
 	for (j = 0; j < d->nsf; j++) {
-		const struct wbs_rec *r = &rs->v[d->sf[j]];
-		const struct wbs_tev *must = NULL, *cause = NULL;
+		size_t ri = d->sf[j];
+		const struct wbs_rec *r = &rs->v[ri];
+		long b = c->bm[ri], e = c->em[ri];
+		long must = -1, cause = -1;
 
+		if (b < 0 || e < 0) {
+			prev_b = prev_e = -1;
+			continue;
+		}
 		for (k = 0; k < t->n; k++) {
-			const struct wbs_tev *e = &t->v[k];
+			const struct wbs_tev *s = &t->v[k];
+			uint64_t sl = ev_lo(c, s);
 
-			if (e->type != WBS_TEV_SET || !on_dev(c, e))
+			if (s->type != WBS_TEV_SET || !on_dev(c, s))
 				continue;
-			if (!must && ev_lo(e) > prev_t1 && ev_hi(e) + margin < r->t0)
-				must = e;
-			if (!cause && ev_hi(e) + margin >= prev_t0 &&
-			    ev_lo(e) <= r->t1)
-				cause = e;
+			if (must < 0 && (j == 0 || (prev_e >= 0 && before(c, (size_t)prev_e, k))) &&
+			    sl + slack < ev_lo(c, &t->v[b]))
+				must = (long)k;
+			if (cause < 0 && !before(c, (size_t)e, k) &&
+			    (j == 0 || prev_b < 0 ||
+			     sl + slack >= ev_lo(c, &t->v[prev_b])))
+				cause = (long)k;
 		}
 		c->out->syncfs_checked++;
-		if (must && r->ret >= 0)
-			violate(c, WBS_V_LOST, d, r, -1, must->ino, ev_lo(must),
-				"a writeback error was recorded on the fs after this fd's previous syncfs ended and before this one started, and syncfs returned 0: %s",
-				must->line);
-		if (r->ret < 0 && !cause)
+		if (must >= 0 && r->ret >= 0)
+			violate(c, WBS_V_LOST, d, r, -1, t->v[must].ino,
+				ev_lo(c, &t->v[must]),
+				"a writeback error was recorded on the fs after this fd's previous syncfs and before this one, and syncfs returned 0: %s",
+				t->v[must].line);
+		if (r->ret < 0 && cause < 0)
 			violate(c, WBS_V_NO_CAUSE, d, r, -1, d->ino, r->t0,
 				"syncfs returned %s with no writeback error recorded on the fs since the fd's previous syncfs",
 				wbs_errname(r->err));
-		prev_t0 = r->t0;
-		prev_t1 = r->t1;
+		prev_b = b;
+		prev_e = e;
 	}
 }
 
@@ -622,6 +693,9 @@ unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
+	c.gran = in->meta.clock_step_ns > 1000 ? in->meta.clock_step_ns : 1000;
+	c.bm = wbs_xcalloc(in->recs.n + 1, sizeof(*c.bm));
+	c.em = wbs_xcalloc(in->recs.n + 1, sizeof(*c.em));
 	c.adv = wbs_xcalloc(in->recs.n * MAX_ADV_PER_SYNC + 1, sizeof(*c.adv));
 	c.nadv = wbs_xcalloc(in->recs.n + 1, 1);
 	c.hit = wbs_xcalloc(in->files.nfiles + 1, 1);
@@ -638,6 +712,8 @@ unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
 			in->faults.gaps);
 
 	build_fds(&c);
+	index_recs(&c);
+	map_markers(&c);
 	attribute_advances(&c);
 	for (i = 0; i < c.nfds; i++)
 		check_fsync_results(&c, &c.fds[i]);
@@ -653,6 +729,9 @@ unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
 	}
 	free(c.fds);
 	free(c.adv);
+	free(c.bm);
+	free(c.em);
+	free(c.recidx);
 	free(c.nadv);
 	free(c.hit);
 	return out->nviolations;

@@ -31,6 +31,8 @@ struct wbs_meta {
 	uint64_t go_ns, stop_ns;	/* the fault-injection window */
 	int sweep_done;			/* every fd synced after the clear */
 	uint64_t sb_margin_ns;		/* see README: syncfs lost check */
+	uint64_t clock_step_ns;		/* CLOCK_MONOTONIC granularity */
+	unsigned int cpus;
 };
 
 int wbs_meta_load(struct wbs_meta *m, const char *dir);

@@ -34,12 +34,14 @@ static int parse_hex(const char *s, const char *key, uint64_t *v)
 
 /* "<comm>-<pid> [cpu] flags <secs>.<usecs>: <event>: ..." */
 static int parse_head(const char *line, const char *ev, uint64_t *us,
-		      uint32_t *pid)
+		      uint32_t *pid, uint32_t *cpu)
 {
 	const char *p = ev, *bracket, *dash;
 	unsigned long long s, u;
 
-	/* the timestamp is the token ending just before ": <event>" */
+	/* the timestamp is the token "<secs>.<usecs>:" just before <event> */
+	while (p > line && p[-1] == ' ')
+		p--;
 	while (p > line && p[-1] != ' ')
 		p--;
 	if (sscanf(p, "%llu.%llu:", &s, &u) != 2)
@@ -48,6 +50,7 @@ static int parse_head(const char *line, const char *ev, uint64_t *us,
 	bracket = strstr(line, " [");
 	if (!bracket || bracket > p)
 		return -1;
+	*cpu = (uint32_t)strtoul(bracket + 2, NULL, 10);
 	dash = bracket;
 	while (dash > line && dash[0] != '-')
 		dash--;
@@ -61,10 +64,19 @@ static int parse_line(const char *line, struct wbs_tev *e)
 {
 	static const char set_ev[] = "filemap_set_wb_err: ";
 	static const char adv_ev[] = "file_check_and_advance_wb_err: ";
+	static const char mark_ev[] = "tracing_mark_write: wbs ";
 	const char *ev;
 	uint64_t ino, a, b;
 
 	memset(e, 0, sizeof(*e));
+	if ((ev = strstr(line, mark_ev))) {
+		e->type = WBS_TEV_MARK;
+		if (sscanf(ev + strlen(mark_ev), "%c %u %u %u", &e->mark, &e->proc,
+			   &e->fdi, &e->seq) != 4 ||
+		    (e->mark != 'B' && e->mark != 'E'))
+			return -1;
+		return parse_head(line, ev, &e->us, &e->pid, &e->cpu);
+	}
 	if ((ev = strstr(line, set_ev))) {
 		e->type = WBS_TEV_SET;
 		if (parse_hex(ev, "ino=0x", &ino) || parse_hex(ev, "errseq=0x", &a))
@@ -85,7 +97,7 @@ static int parse_line(const char *line, struct wbs_tev *e)
 	}
 	e->ino = ino;
 	if (parse_dev(ev, &e->major, &e->minor) ||
-	    parse_head(line, ev, &e->us, &e->pid))
+	    parse_head(line, ev, &e->us, &e->pid, &e->cpu))
 		return -1;
 	return 0;
 }

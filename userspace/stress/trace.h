@@ -5,6 +5,8 @@
  *   filemap:filemap_set_wb_err  dev=M:m ino=0x.. errseq=0x..  (OLD value)
  *   filemap:file_check_and_advance_wb_err
  *                               file=%p dev=M:m ino=0x.. old=0x.. new=0x..
+ *   ftrace:print (trace_marker)  wbs B|E <proc> <fdi> <seq>   written by
+ *                               the workers around every sync call
  * plus errseq_t arithmetic (lib/errseq.c) on the printed values.
  */
 #ifndef WBS_TRACE_H
@@ -13,7 +15,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum wbs_tev_type { WBS_TEV_SET, WBS_TEV_ADVANCE };
+enum wbs_tev_type {
+	WBS_TEV_SET,
+	WBS_TEV_ADVANCE,
+	WBS_TEV_MARK,		/* trace_marker "wbs B|E <proc> <fdi> <seq>" */
+	WBS_TEV_IGNORED = 0xff,
+};
 
 struct wbs_tev {
 	uint64_t us;		/* timestamp, microseconds */
@@ -22,6 +29,10 @@ struct wbs_tev {
 	uint32_t major, minor;
 	uint32_t old, new;	/* SET: old = the value before errseq_set */
 	uint32_t ord;		/* position in the trace, breaks timestamp ties */
+	uint32_t cpu;
+	/* MARK: 'B' before a sync call, 'E' after it; record (proc, seq) */
+	char mark;
+	uint32_t proc, fdi, seq;
 	uint8_t type;
 	char file[24];		/* ADVANCE: hashed struct file pointer */
 	char *line;		/* the raw trace line */

@@ -18,8 +18,9 @@ struct wstate {
 	struct wbs_rec_writer w;
 	struct wbs_rng rng;
 	int fd[WBS_MAX_FDS];
+	int marker;
 	uint64_t ino[WBS_MAX_FDS];
-	uint64_t writes, write_errors, syncs;
+	uint64_t writes, write_errors, syncs, marker_errors;
 };
 
 static void record(struct wstate *s, unsigned int fdi, unsigned int op,
@@ -36,12 +37,26 @@ static void record(struct wstate *s, unsigned int fdi, unsigned int op,
 	wbs_rec_put(&s->w, &r);
 }
 
+static void mark(struct wstate *s, char what, unsigned int fdi)
+{
+	char text[64];
+	int n;
+
+	if (s->marker < 0)
+		return;
+	n = snprintf(text, sizeof(text), "wbs %c %u %u %u\n", what,
+		     s->cfg->proc, fdi, s->w.seq);
+	if (write(s->marker, text, (size_t)n) != n)
+		s->marker_errors++;
+}
+
 static void do_sync(struct wstate *s, unsigned int fdi, unsigned int op,
 		    unsigned int phase)
 {
 	uint64_t t0, t1;
 	int ret, err;
 
+	mark(s, 'B', fdi);
 	t0 = wbs_now_ns();
 	if (op == WBS_OP_FSYNC)
 		ret = fsync(s->fd[fdi]);
@@ -51,6 +66,7 @@ static void do_sync(struct wstate *s, unsigned int fdi, unsigned int op,
 		ret = syncfs(s->fd[fdi]);
 	err = errno;
 	t1 = wbs_now_ns();
+	mark(s, 'E', fdi);
 	record(s, fdi, op, t0, t1, ret, err, phase);
 	s->syncs++;
 }
@@ -100,7 +116,7 @@ static void signal_byte(int fd)
 
 int wbs_worker_main(const struct wbs_worker_cfg *cfg)
 {
-	struct wstate s = { .cfg = cfg };
+	struct wstate s = { .cfg = cfg, .marker = -1 };
 	uint64_t t0, deadline, loop_start;
 	unsigned int i;
 	char *buf;
@@ -110,6 +126,16 @@ int wbs_worker_main(const struct wbs_worker_cfg *cfg)
 		return 2;
 	}
 	wbs_rng_seed(&s.rng, cfg->seed, 1000 + cfg->proc);
+	if (cfg->marker) {
+		s.marker = open(cfg->marker, O_WRONLY | O_CLOEXEC);
+		if (s.marker < 0) {
+			wbs_warn(1, "worker %u: %s", cfg->proc, cfg->marker);
+			return 2;
+		}
+	}
+	/* below the fault programmer, so its rules and log drains keep pace */
+	if (nice(5) < 0)
+		wbs_warn(1, "worker %u: nice", cfg->proc);
 	buf = wbs_xcalloc(MAX_WRITE, 1);
 	for (i = 0; i < cfg->nfds; i++) {
 		struct stat st;
@@ -158,7 +184,8 @@ int wbs_worker_main(const struct wbs_worker_cfg *cfg)
 		struct wbs_rec sum = {
 			.t0 = loop_start, .t1 = deadline, .ino = s.writes,
 			.pid = (uint32_t)getpid(), .ret = (int32_t)s.syncs,
-			.err = (int32_t)s.write_errors, .proc = (uint16_t)cfg->proc,
+			.err = (int32_t)(s.write_errors + s.marker_errors),
+			.proc = (uint16_t)cfg->proc,
 			.file = (uint16_t)(ms / 1000 > 65535 ? 65535 : ms / 1000),
 			.op = WBS_OP_SUMMARY,
 		};
@@ -167,6 +194,8 @@ int wbs_worker_main(const struct wbs_worker_cfg *cfg)
 	}
 	for (i = 0; i < cfg->nfds; i++)
 		close(s.fd[i]);
+	if (s.marker >= 0)
+		close(s.marker);
 	free(buf);
 	return wbs_rec_close(&s.w) ? 2 : 0;
 }

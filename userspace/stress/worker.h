@@ -2,7 +2,9 @@
 /*
  * One stress process: opens its fds, then loops pwrite / fsync / fdatasync
  * / syncfs over them with its own seeded PRNG until the deadline, recording
- * every sync call (rec.h).  Then it waits for the final sweep, syncs every
+ * every sync call (rec.h) and bracketing it with trace_marker lines
+ * "wbs B|E <proc> <fdi> <seq>" so the oracle can place the call among the
+ * errseq tracepoints in the trace's own order.  Then it waits for the final sweep, syncs every
  * fd once more (fsync and syncfs) with the faults cleared, and exits.
  *
  * Synchronisation with the runner is by pipes: one byte on @ready_fd once
@@ -26,6 +28,7 @@ struct wbs_worker_cfg {
 	uint64_t duration_ns;
 	size_t file_size;
 	const char *outdir;
+	const char *marker;	/* tracefs trace_marker, or NULL */
 	int ready_fd, go_fd, done_fd, sweep_fd;
 };
 

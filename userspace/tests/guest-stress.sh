@@ -96,7 +96,10 @@ for fs in $fslist; do
 	viol=$(val violations "$sum")
 	opss=$(val ops_per_s "$sum")
 	tap_is "$crc/$viol" "0/0" "$fs: oracle: zero violations (no lost, double or causeless error)"
-	[ "$crc" = 0 ] || head -n 80 "$out.check.txt" | sed 's/^/# /'
+	if [ "$crc" != 0 ]; then
+		head -n 80 "$out.check.txt" | sed 's/^/# /'
+		cp -r "$out" "$WBERR_RESULTS/stress-$fs-run" 2>/dev/null
+	fi
 	tap_ok "$([ "${faults:-0}" -gt 0 ]; echo $?)" "$fs: dm-wberr injected faults on the test files' data (${faults:-0})"
 	tap_ok "$([ "${errors:-0}" -gt 0 ]; echo $?)" "$fs: syncs reported writeback errors (${errors:-0})"
 	sets=$(val errseq_sets "$sum")
