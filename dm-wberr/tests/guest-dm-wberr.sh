@@ -161,7 +161,7 @@ EOF
 )
 NR_BAD_MSGS=$(echo "$BAD_MSGS" | wc -l)
 
-tap_begin $((90 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
+tap_begin $((93 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
 
 # ================================================================ module
 insmod "$WBERR_MODDIR/dm-wberr.ko"
@@ -647,6 +647,31 @@ tap_is "$other $fired $(status_info | cut -d' ' -f2,5) $(log_all | grep -c ' med
 tap_ok $([ "$seen_err" -gt 100 ] && [ "$seen_err" -lt 400 ] && echo 0 || echo 1) \
 	"prob=300000 failed a plausible share of 800 writes ($seen_err)"
 msg clear
+
+# ================================================================ ext4 writeback
+# The point of the target: a data writeback of one file block fails with
+# the programmed status, and fsync() reports that errno, once (ext4 data
+# writeback hands blk_status_to_errno() to mapping_set_error(),
+# fs/ext4/page-io.c; errseq reports it to each fd once).
+reload
+mnt=/mnt/wberr
+mkdir -p $mnt
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 $DEV > /dev/null 2>&1 &&
+	mount -t ext4 $DEV $mnt
+f=$mnt/data
+printf 'open f %s rw,creat\npwrite f 0 65536 0x11\nfsync f\nclose f\n' $f | wberr-fdshell > /dev/null
+blk=$(filefrag -v $f 2>/dev/null | awk '$1 == "0:" { sub(/\.\./, "", $4); print $4 }')
+tap_ok $([ -n "$blk" ] && [ "$blk" -gt 0 ] && echo 0 || echo 1) \
+	"ext4 on wberr: a 64 KiB file is written and its first block found (fs block $blk)"
+s0=$((${blk:-0} * 8))
+msg log_clear
+msg add write,fua timeout sectors=$s0-$((s0 + 7)) count=1 > /dev/null
+out=$(printf 'open f %s rw\npwrite f 0 4096 0x22\nfsync f\nfsync f\nclose f\n' $f | wberr-fdshell | tr '\n' ';')
+tap_is "$out" "open f = 0;pwrite f = 0;fsync f = ETIMEDOUT;fsync f = 0;close f = 0;" \
+	"ext4: a buffered overwrite of that block, fsync -> ETIMEDOUT, the next fsync -> 0"
+tap_is "$(msg log | awk '{ print $3, $4, $6, $8 }')" "1 write $s0 timeout" \
+	"ext4: the log holds exactly the one writeback bio of that block"
+umount $mnt
 
 # ================================================================ teardown
 dmsetup remove $DM
