@@ -14,18 +14,30 @@
 # verifies the data.  Last, a raw dm-wberr device is removed with direct
 # I/O in flight.  userspace/stress/README.md explains the oracle.
 #
-# Knobs: WBERR_STRESS_SEED, WBERR_STRESS_DURATION (seconds per fs),
-# WBERR_STRESS_PROCS, WBERR_STRESS_FS ("ext4 xfs").
+# Knobs, from the environment or the kernel command line (run-guest
+# --append 'wberr_stress_duration=3600' is how a soak asks for hours):
+#   WBERR_STRESS_SEED     / wberr_stress_seed=      (default 20261203)
+#   WBERR_STRESS_DURATION / wberr_stress_duration=  seconds per fs (40)
+#   WBERR_STRESS_PROCS    / wberr_stress_procs=     (16)
+#   WBERR_STRESS_FS       ("ext4 xfs"; cmdline: wberr_stress_fs=ext4,xfs)
 
 . /opt/wberr/libexec/tap.sh
+
+cmdline() {	# $1: key -> value from /proc/cmdline, or empty
+	tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1
+}
 
 set -- $WBERR_DISKS
 disk=$1
 disk2=${2:-}
-seed=${WBERR_STRESS_SEED:-20261203}
-dur=${WBERR_STRESS_DURATION:-40}
-procs=${WBERR_STRESS_PROCS:-16}
-fslist=${WBERR_STRESS_FS:-ext4 xfs}
+seed=${WBERR_STRESS_SEED:-$(cmdline wberr_stress_seed)}
+seed=${seed:-20261203}
+dur=${WBERR_STRESS_DURATION:-$(cmdline wberr_stress_duration)}
+dur=${dur:-40}
+procs=${WBERR_STRESS_PROCS:-$(cmdline wberr_stress_procs)}
+procs=${procs:-16}
+fslist=${WBERR_STRESS_FS:-$(cmdline wberr_stress_fs | tr ',' ' ')}
+fslist=${fslist:-ext4 xfs}
 fiodir=$WBERR_SHARE/scenarios/fio
 mnt=/mnt/wbs
 len=4194304	# 2 GiB of the scratch disk
@@ -45,8 +57,9 @@ echo 100 > /proc/sys/vm/dirty_writeback_centisecs
 : > "$summary"
 echo "seed=$seed duration_s=$dur procs=$procs fds=4 cpus=$(grep -c ^processor /proc/cpuinfo)" >> "$summary"
 
-val() {	# $1: key, $2: file with key=value words -> first value
-	tr ' ' '\n' < "$2" | sed -n "s/^$1=//p" | head -n 1
+val() {	# $1: key, $2: file with key=value words -> first value, 0 if none
+	v=$(tr ' ' '\n' < "$2" 2>/dev/null | sed -n "s/^$1=//p" | head -n 1)
+	echo "${v:-0}"
 }
 
 drop_caches() {
@@ -69,49 +82,80 @@ mkfs_for() {	# $1: fs, $2: device
 	esac
 }
 
+# A soak asks for hours: split into rounds of at most 60 s (fresh files,
+# seed + round), each checked on its own, so the trace buffer and the
+# records stay bounded.
+rounds=$(( (dur + 59) / 60 ))
+rdur=$(( dur / rounds ))
+
 for fs in $fslist; do
 	name=wbs-$fs
-	out=/tmp/wbs-$fs
-	rm -rf "$out"
 	dmsetup create $name --table "0 $len wberr $disk 0 4 log_size 65536 seed $seed"
 	mkdir -p $mnt
 	mkfs_for $fs /dev/mapper/$name > /dev/null 2>&1
 	mount -t $fs /dev/mapper/$name $mnt
 
 	start=$(cut -d' ' -f1 /proc/uptime)
-	wberr-stress run --dir $mnt --dev $name --out "$out" --seed "$seed" \
-		--duration "$dur" --procs "$procs" --fds 4 --file-kib $file_kib \
-		--robust --fio "$fiodir/stress-load.fio" > "$out.run.log" 2>&1
-	rc=$?
+	r=1 rcs=0 crcs=0 viol=0 faults=0 errors=0 sets=0 pairs=0 ops=0 loop=0
+	nst=99 susp=0 rel=0 dmf=0
+	while [ $r -le $rounds ]; do
+		out=/tmp/wbs-$fs-$r
+		rseed=$((seed + r - 1))
+		rm -rf "$out"
+		mkdir -p $mnt/r$r
+		wberr-stress run --dir $mnt/r$r --dev $name --out "$out" \
+			--seed "$rseed" --duration "$rdur" --procs "$procs" --fds 4 \
+			--file-kib $file_kib --robust \
+			--fio "$fiodir/stress-load.fio" > "$out.run.log" 2>&1
+		rc=$?
+		[ "$rc" = 0 ] || { rcs=$((rcs + 1)); sed 's/^/# run: /' "$out.run.log" | tail -n 20; }
+		wberr-stress check "$out" > "$out.check.txt" 2>&1
+		crc=$?
+		sed -n '/^fds=/,$p' "$out.check.txt" | sed "s/^/# $fs round $r: /"
+		sum=$out/summary.txt
+		v=$(val violations "$sum")
+		if [ "$crc" != 0 ] || [ "${v:-1}" != 0 ]; then
+			crcs=$((crcs + 1))
+			head -n 80 "$out.check.txt" | sed 's/^/# /'
+			cp -r "$out" "$WBERR_RESULTS/stress-$fs-run$r" 2>/dev/null
+		fi
+		viol=$((viol + ${v:-1}))
+		faults=$((faults + $(val faults_injected "$sum")))
+		errors=$((errors + $(val errors_reported "$sum")))
+		sets=$((sets + $(val errseq_sets "$sum")))
+		pairs=$((pairs + $(val set_fd_pairs_checked "$sum")))
+		ops=$((ops + $(val ops "$sum")))
+		loop=$(awk "BEGIN{print $loop + $(val loop_s "$sum")}")
+		n=$(sed -n 's/.*by status://p' "$sum" | wc -w)
+		[ "$n" -lt "$nst" ] && nst=$n
+		susp=$((susp + $(val suspends "$out/meta.txt")))
+		rel=$((rel + $(val reloads "$out/meta.txt")))
+		dmf=$((dmf + $(val dm_failures "$out/meta.txt")))
+		{
+			echo "[$fs round $r seed $rseed]"
+			cat "$sum"
+			grep -E '^(suspends|reloads|rules_added|rules_removed|dm_failures)=' "$out/meta.txt" | tr '\n' ' '
+			echo
+		} >> "$summary"
+		cp "$out.check.txt" "$WBERR_RESULTS/stress-$fs-check.txt" 2>/dev/null
+		cp "$out/faults.txt" "$WBERR_RESULTS/stress-$fs-faults.txt" 2>/dev/null
+		if [ $r -lt $rounds ]; then
+			rm -rf "$out" $mnt/r$r
+		fi
+		r=$((r + 1))
+	done
 	end=$(cut -d' ' -f1 /proc/uptime)
-	tap_is "$rc" 0 "$fs: wberr-stress run ($procs procs x 4 fds, ${dur}s, seed $seed): workers and fio jobs exited 0"
-	[ "$rc" = 0 ] || sed 's/^/# run: /' "$out.run.log" | tail -n 20
+	out=/tmp/wbs-$fs-$rounds
+	opss=$(awk "BEGIN{printf \"%.1f\", $ops / ($loop > 0 ? $loop : 1)}")
 
-	wberr-stress check "$out" > "$out.check.txt" 2>&1
-	crc=$?
-	sed -n '/^fds=/,$p' "$out.check.txt" | sed 's/^/# '"$fs"': /'
-	sum=$out/summary.txt
-	faults=$(val faults_injected "$sum")
-	errors=$(val errors_reported "$sum")
-	viol=$(val violations "$sum")
-	opss=$(val ops_per_s "$sum")
-	tap_is "$crc/$viol" "0/0" "$fs: oracle: zero violations (no lost, double or causeless error)"
-	if [ "$crc" != 0 ]; then
-		head -n 80 "$out.check.txt" | sed 's/^/# /'
-		cp -r "$out" "$WBERR_RESULTS/stress-$fs-run" 2>/dev/null
-	fi
-	tap_ok "$([ "${faults:-0}" -gt 0 ]; echo $?)" "$fs: dm-wberr injected faults on the test files' data (${faults:-0})"
-	tap_ok "$([ "${errors:-0}" -gt 0 ]; echo $?)" "$fs: syncs reported writeback errors (${errors:-0})"
-	sets=$(val errseq_sets "$sum")
-	pairs=$(val set_fd_pairs_checked "$sum")
-	tap_ok "$([ "${sets:-0}" -gt 0 ] && [ "${pairs:-0}" -gt 0 ]; echo $?)" "$fs: errseq errors traced and checked against every fd of their file (${sets:-0} sets, ${pairs:-0} set/fd pairs)"
-	nst=$(sed -n 's/.*by status://p' "$sum" | wc -w)
-	tap_ok "$([ "$nst" -ge 10 ]; echo $?)" "$fs: faults used many distinct statuses ($nst)"
-	susp=$(val suspends "$out/meta.txt")
-	rel=$(val reloads "$out/meta.txt")
-	dmf=$(val dm_failures "$out/meta.txt")
-	tap_ok "$([ "${susp:-0}" -gt 0 ] && [ "${rel:-0}" -gt 0 ] && [ "${dmf:-1}" = 0 ]; echo $?)" \
-		"$fs: under load: ${susp:-0} suspend/resume, ${rel:-0} table reloads, rules added and removed, no dmsetup failure (${dmf:-?})"
+	tap_is "$rcs" 0 "$fs: wberr-stress run ($procs procs x 4 fds, $rounds x ${rdur}s, seed $seed): workers and fio jobs exited 0"
+	tap_is "$crcs/$viol" "0/0" "$fs: oracle: zero violations (no lost, double or causeless error)"
+	tap_ok "$([ "$faults" -gt 0 ]; echo $?)" "$fs: dm-wberr injected faults on the test files' data ($faults)"
+	tap_ok "$([ "$errors" -gt 0 ]; echo $?)" "$fs: syncs reported writeback errors ($errors)"
+	tap_ok "$([ "$sets" -gt 0 ] && [ "$pairs" -gt 0 ]; echo $?)" "$fs: errseq errors traced and checked against every fd of their file ($sets sets, $pairs set/fd pairs)"
+	tap_ok "$([ "$nst" -ge 10 ]; echo $?)" "$fs: faults used many distinct statuses (at least $nst per round)"
+	tap_ok "$([ "$susp" -gt 0 ] && [ "$rel" -gt 0 ] && [ "$dmf" = 0 ]; echo $?)" \
+		"$fs: under load: $susp suspend/resume, $rel table reloads, rules added and removed, no dmsetup failure ($dmf)"
 	for m in returned-0 lost double; do
 		wberr-stress check --mutate $m --max-print 0 "$out" > "$out.mut-$m.txt" 2>&1
 		mrc=$?
@@ -119,7 +163,7 @@ for fs in $fslist; do
 	done
 
 	# faults are cleared by the run; rewrite and verify
-	files=$(ls $mnt/wbs/f* | tr '\n' ':' | sed 's/:$//')
+	files=$(ls $mnt/r$rounds/wbs/f* | tr '\n' ':' | sed 's/:$//')
 	WBERR_STRESS_FILES=$files WBERR_FILE_SIZE=${file_kib}k \
 		fio_verify "$fiodir/rewrite-stress-files.fio" "$out.rewrite.log"
 	tap_is "$?" 0 "$fs: faults cleared: every stress file rewritten and verified from the device (fio verify=crc32c)"
@@ -135,15 +179,8 @@ for fs in $fslist; do
 	tap_is "$umrc/$?" "0/0" "$fs: unmounted and device removed"
 
 	secs=$(awk "BEGIN{printf \"%.0f\", $end - $start}")
-	{
-		echo "[$fs] run_s=$secs"
-		cat "$sum"
-		grep -E '^(suspends|reloads|rules_added|rules_removed|dm_failures)=' "$out/meta.txt" | tr '\n' ' '
-		echo
-	} >> "$summary"
+	echo "[$fs total] rounds=$rounds run_s=$secs ops_per_s=$opss faults_injected=$faults errors_reported=$errors violations=$viol suspends=$susp reloads=$rel" >> "$summary"
 	tap_diag "$fs: ops/s=$opss faults_injected=$faults errors_reported=$errors violations=$viol suspends=$susp reloads=$rel"
-	cp "$out.check.txt" "$WBERR_RESULTS/stress-$fs-check.txt" 2>/dev/null
-	cp "$out/faults.txt" "$WBERR_RESULTS/stress-$fs-faults.txt" 2>/dev/null
 done
 
 # ---- remove a device with I/O in flight (raw dm-wberr, no fs)

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the oracle on synthetic evidence: a clean history passes,
+ * and each way the kernel could lie (lost, double, wrong errno, causeless)
+ * is caught as its own kind.  Also the trace parser and errseq levels.
+ * Prints TAP 14; exit 0 only if every test passed.
+ */
+#include "oracle.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned int ntest, nfail;
+
+static void ok(int cond, const char *what)
+{
+	ntest++;
+	if (!cond)
+		nfail++;
+	printf("%sok %u - %s\n", cond ? "" : "not ", ntest, what);
+}
+
+/* ---- a tiny evidence builder */
+
+struct ev {
+	struct wbs_oracle_in in;
+	char *lines;		/* trace text being built */
+	size_t len;
+};
+
+static void ev_init(struct ev *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->in.meta.dev_major = 252;
+	e->in.meta.dev_minor = 0;
+	e->in.meta.sweep_done = 1;
+	e->in.meta.sb_margin_ns = 2000000;
+	e->in.meta.clock_step_ns = 100;
+	e->in.meta.cpus = 1;
+	e->in.meta.go_ns = 1000000;
+	e->in.meta.stop_ns = 2000000000;
+	/* file 0: ino 10, sectors 100-199; file 1: ino 11, 200-299 */
+	e->in.files.nfiles = 2;
+	e->in.files.ino = wbs_xcalloc(2, sizeof(uint64_t));
+	e->in.files.path = wbs_xcalloc(2, sizeof(char *));
+	e->in.files.ino[0] = 10;
+	e->in.files.ino[1] = 11;
+	e->in.files.path[0] = wbs_xstrdup("/f0");
+	e->in.files.path[1] = wbs_xstrdup("/f1");
+	e->in.files.ext = wbs_xcalloc(2, sizeof(struct wbs_extent));
+	e->in.files.ext[0] = (struct wbs_extent){ 0, 100, 199 };
+	e->in.files.ext[1] = (struct wbs_extent){ 1, 200, 299 };
+	e->in.files.next = 2;
+}
+
+static void tline(struct ev *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void tline(struct ev *e, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	e->lines = wbs_xrealloc(e->lines, e->len + (size_t)n + 2, 1);
+	memcpy(e->lines + e->len, buf, (size_t)n);
+	e->len += (size_t)n;
+	e->lines[e->len++] = '\n';
+	e->lines[e->len] = '\0';
+}
+
+static void t_set(struct ev *e, unsigned int us, unsigned int ino, unsigned int old)
+{
+	tline(e, "     kworker/0:1-7       [000] .....     0.%06u: filemap_set_wb_err: dev=252:0 ino=0x%x errseq=0x%x",
+	      us, ino, old);
+}
+
+static void t_adv(struct ev *e, unsigned int us, unsigned int pid,
+		  unsigned int ino, unsigned int old, unsigned int new)
+{
+	tline(e, "    wberr-stress-%u      [000] .....     0.%06u: file_check_and_advance_wb_err: file=(____ptrval____) dev=252:0 ino=0x%x old=0x%x new=0x%x",
+	      pid, us, ino, old, new);
+}
+
+static void t_mark(struct ev *e, unsigned int us, unsigned int pid, char m,
+		   unsigned int proc, unsigned int fdi, unsigned int seq)
+{
+	tline(e, "    wberr-stress-%u      [000] .....     0.%06u: tracing_mark_write: wbs %c %u %u %u",
+	      pid, us, m, proc, fdi, seq);
+}
+
+/* A sync call: markers at us and us + 100, the record in between. */
+static void sync_call(struct ev *e, unsigned int us, unsigned int proc,
+		      unsigned int fdi, unsigned int file, unsigned int op,
+		      int ret, int err, unsigned int seq)
+{
+	struct wbs_recs *rs = &e->in.recs;
+	struct wbs_rec r = {
+		.t0 = (uint64_t)us * 1000 + 10, .t1 = (uint64_t)us * 1000 + 90,
+		.ino = e->in.files.ino[file], .pid = 100 + proc, .seq = seq,
+		.ret = ret, .err = err, .proc = (uint16_t)proc, .file = (uint16_t)file,
+		.fdi = (uint8_t)fdi, .op = (uint8_t)op,
+	};
+
+	rs->v = wbs_xrealloc(rs->v, rs->n + 1, sizeof(*rs->v));
+	rs->v[rs->n++] = r;
+}
+
+static void fault(struct ev *e, unsigned int us, uint64_t sector, int err)
+{
+	struct wbs_faultlog *fl = &e->in.faults;
+	struct wbs_fault f = { .ns = (uint64_t)us * 1000, .sector = sector,
+			       .nr = 8, .err = err };
+
+	strcpy(f.opclass, "write");
+	strcpy(f.status, err == EIO ? "ioerr" : "nospc");
+	strcpy(f.flags, "-");
+	fl->v = wbs_xrealloc(fl->v, fl->n + 1, sizeof(*fl->v));
+	fl->v[fl->n++] = f;
+}
+
+static void open_recs(struct ev *e)
+{
+	unsigned int p;
+
+	for (p = 0; p < 2; p++) {
+		struct wbs_rec r = { .t0 = 1000, .t1 = 2000, .ino = 10,
+				     .pid = 100 + p, .seq = 0, .proc = (uint16_t)p,
+				     .op = WBS_OP_OPEN };
+
+		e->in.recs.v = wbs_xrealloc(e->in.recs.v, e->in.recs.n + 1,
+					    sizeof(r));
+		e->in.recs.v[e->in.recs.n++] = r;
+	}
+}
+
+/*
+ * The base history: fds (proc 0, fd 0) and (proc 1, fd 0) on file 0.  A
+ * fault, then a set (instance 1); proc 0's fsync reports it, proc 1's too,
+ * proc 0's next fsync returns 0.  Knobs break it in one way each.
+ */
+struct knobs {
+	int p1_lost;		/* proc 1's fsync returns 0, no advance */
+	int p0_double;		/* proc 0's second fsync fails again */
+	int p0_errno;		/* proc 0 returns this errno instead */
+	int no_fault;		/* no fault logged */
+	int extra_fault;	/* a fault with no set after it */
+	int syncfs_lost;	/* syncfs after the set returns 0 */
+};
+
+static unsigned long run(const struct knobs *k, struct wbs_oracle_out *out)
+{
+	struct ev e;
+	unsigned long v;
+	FILE *null = fopen("/dev/null", "w");
+
+	ev_init(&e);
+	open_recs(&e);
+	if (!k->no_fault)
+		fault(&e, 1000, 120, EIO);
+	t_set(&e, 1100, 10, 0x0);
+	/* proc 0 fsync: B 1200, advance 1250, E 1300 */
+	t_mark(&e, 1200, 100, 'B', 0, 0, 1);
+	t_adv(&e, 1250, 100, 10, 0x0, 0x1005);
+	t_mark(&e, 1300, 100, 'E', 0, 0, 1);
+	sync_call(&e, 1200, 0, 0, 0, WBS_OP_FSYNC, -1,
+		  k->p0_errno ? k->p0_errno : EIO, 1);
+	/* proc 1 fsync */
+	t_mark(&e, 1400, 101, 'B', 1, 0, 1);
+	if (!k->p1_lost)
+		t_adv(&e, 1450, 101, 10, 0x0, 0x1005);
+	t_mark(&e, 1500, 101, 'E', 1, 0, 1);
+	sync_call(&e, 1400, 1, 0, 0, WBS_OP_FSYNC, k->p1_lost ? 0 : -1,
+		  k->p1_lost ? 0 : EIO, 1);
+	/* proc 0 second fsync: nothing new */
+	t_mark(&e, 1600, 100, 'B', 0, 0, 2);
+	t_mark(&e, 1700, 100, 'E', 0, 0, 2);
+	sync_call(&e, 1600, 0, 0, 0, WBS_OP_FSYNC, k->p0_double ? -1 : 0,
+		  k->p0_double ? EIO : 0, 2);
+	/* proc 1 syncfs, the set is 8 ms before it: must fail */
+	t_mark(&e, 9500, 101, 'B', 1, 0, 2);
+	t_mark(&e, 9600, 101, 'E', 1, 0, 2);
+	sync_call(&e, 9500, 1, 0, 0, WBS_OP_SYNCFS, k->syncfs_lost ? 0 : -1,
+		  k->syncfs_lost ? 0 : EIO, 2);
+	if (k->extra_fault)
+		fault(&e, 9000, 130, EIO);
+	tline(&e, "# entries-in-buffer/entries-written: 9/9   #P:1");
+	wbs_trace_parse(&e.in.trace, e.lines);
+	wbs_recs_sort(&e.in.recs);
+	v = wbs_oracle_check(&e.in, out, null ? null : stderr, 50);
+	if (null)
+		fclose(null);
+	free(e.lines);
+	wbs_oracle_free(&e.in);
+	return v;
+}
+
+static void test_levels(void)
+{
+	ok(wbs_errseq_level(0) == 0, "errseq level of 0 is 0");
+	ok(wbs_errseq_level(0x5) == 1 && wbs_errseq_level(0x1005) == 1,
+	   "first error is instance 1, seen or not");
+	ok(wbs_errseq_level_after_set(0) == 1, "a set over 0 makes instance 1");
+	ok(wbs_errseq_level_after_set(0x5) == 1,
+	   "a set over an unseen error overwrites it (same instance)");
+	ok(wbs_errseq_level_after_set(0x1005) == 2,
+	   "a set over a seen error starts instance 2");
+	ok(wbs_errseq_level_after_set(0x3005) == 3, "counter 1 seen -> instance 3");
+}
+
+static void test_parse(void)
+{
+	struct wbs_trace t;
+	const char *text =
+		"# entries-in-buffer/entries-written: 3/4   #P:2\n"
+		"   kworker/u10:2-107     [001] .N...    10.377432: filemap_set_wb_err: dev=252:0 ino=0x12 errseq=0x43\n"
+		"    wberr-stress-97      [000] .....    10.305123: file_check_and_advance_wb_err: file=(____ptrval____) dev=252:0 ino=0x13 old=0x0 new=0x1079\n"
+		"    wberr-stress-95      [001] .....    10.950374: tracing_mark_write: wbs B 3 2 5\n";
+
+	wbs_trace_parse(&t, text);
+	ok(t.n == 3, "trace: three events parsed");
+	ok(t.lost == 1 && t.header_seen, "trace: lost entries read from the header");
+	ok(t.n == 3 && t.v[0].type == WBS_TEV_ADVANCE && t.v[0].us == 10305123 &&
+	   t.v[0].pid == 97 && t.v[0].ino == 0x13 && t.v[0].new == 0x1079 &&
+	   t.v[0].cpu == 0, "trace: advance fields, sorted by time");
+	ok(t.n == 3 && t.v[1].type == WBS_TEV_SET && t.v[1].old == 0x43 &&
+	   t.v[1].major == 252 && t.v[1].pid == 107 && t.v[1].cpu == 1,
+	   "trace: set fields");
+	ok(t.n == 3 && t.v[2].type == WBS_TEV_MARK && t.v[2].mark == 'B' &&
+	   t.v[2].proc == 3 && t.v[2].fdi == 2 && t.v[2].seq == 5,
+	   "trace: marker fields");
+	wbs_trace_free(&t);
+}
+
+int main(void)
+{
+	struct wbs_oracle_out out;
+	struct knobs k;
+
+	printf("TAP version 14\n");
+	test_levels();
+	test_parse();
+
+	memset(&k, 0, sizeof(k));
+	ok(run(&k, &out) == 0, "clean history: no violation");
+	ok(out.checked_pairs == 2 && out.errors == 3,
+	   "clean history: the set is checked against both fds");
+
+	memset(&k, 0, sizeof(k));
+	k.p1_lost = 1;
+	run(&k, &out);
+	ok(out.violations[WBS_V_LOST] >= 1, "an fd never told of an error: lost-error");
+
+	memset(&k, 0, sizeof(k));
+	k.p0_double = 1;
+	run(&k, &out);
+	ok(out.violations[WBS_V_NO_CAUSE] == 1 && out.nviolations == 1,
+	   "an error reported twice: error-without-cause, nothing else");
+
+	memset(&k, 0, sizeof(k));
+	k.p0_errno = ENOSPC;
+	run(&k, &out);
+	ok(out.violations[WBS_V_WRONG_ERRNO] == 1, "another errno than the advanced one: wrong-errno");
+
+	memset(&k, 0, sizeof(k));
+	k.no_fault = 1;
+	run(&k, &out);
+	ok(out.violations[WBS_V_SET_NO_FAULT] == 1, "a writeback error with no fault: errseq-error-without-fault");
+
+	memset(&k, 0, sizeof(k));
+	k.extra_fault = 1;
+	run(&k, &out);
+	ok(out.violations[WBS_V_FAULT_NO_SET] == 1, "a fault that left no error: fault-without-errseq-error");
+
+	memset(&k, 0, sizeof(k));
+	k.syncfs_lost = 1;
+	run(&k, &out);
+	ok(out.violations[WBS_V_LOST] == 1, "syncfs after an fs error returns 0: lost-error");
+
+	printf("1..%u\n", ntest);
+	return nfail ? 1 : 0;
+}
