@@ -130,6 +130,7 @@ struct ctx {
 	long *recidx;		/* [nproc * nseq] record index of (proc, seq) */
 	uint32_t nproc, nseq;
 	unsigned char *hit;	/* [nfiles] scratch */
+	int has_sb;		/* the kernel traces syncfs cursor moves */
 };
 
 static uint64_t ev_lo(const struct ctx *c, const struct wbs_tev *e)
@@ -416,9 +417,13 @@ static void attribute_advances(struct ctx *c)
 		long ri = -1;
 		size_t k;
 
-		if (e->type != WBS_TEV_ADVANCE || !on_dev(c, e))
+		if ((e->type != WBS_TEV_ADVANCE && e->type != WBS_TEV_SB_ADVANCE) ||
+		    !on_dev(c, e))
 			continue;
-		c->out->advances++;
+		if (e->type == WBS_TEV_SB_ADVANCE)
+			c->has_sb = 1;
+		else
+			c->out->advances++;
 		for (k = i; k-- > 0;)
 			if (t->v[k].type == WBS_TEV_MARK && t->v[k].pid == e->pid) {
 				m = &t->v[k];
@@ -430,13 +435,15 @@ static void attribute_advances(struct ctx *c)
 			r = &rs->v[ri];
 			d = fd_of(c, r->proc, r->fdi);
 		}
-		if (!d || !wbs_op_is_fsync_family(r->op)) {
+		if (!d || (e->type == WBS_TEV_ADVANCE ?
+			   !wbs_op_is_fsync_family(r->op) : r->op != WBS_OP_SYNCFS)) {
 			violate(c, WBS_V_UNATTRIBUTED, NULL, NULL,
 				wbs_files_by_ino(&c->in->files, e->ino), e->ino,
 				ev_lo(c, e),
 				"pid %u advanced a cursor on ino %" PRIu64
-				" outside any recorded fsync/fdatasync: %s",
-				e->pid, e->ino, e->line);
+				" outside any recorded %s: %s", e->pid, e->ino,
+				e->type == WBS_TEV_ADVANCE ? "fsync/fdatasync" : "syncfs",
+				e->line);
 			continue;
 		}
 		if (e->ino != d->ino) {
@@ -458,18 +465,22 @@ static void attribute_advances(struct ctx *c)
 
 /* ------------------------------------------------------------ checks */
 
-/* Per fd: cursor continuity, advance -> error with that errno, and
- * error -> advance.  Fills d->lvl. */
-static void check_fsync_results(struct ctx *c, struct fdst *d)
+/*
+ * Per fd and cursor (f_wb_err for fsync/fdatasync, f_sb_err for syncfs
+ * when the kernel traces it): continuity, advance -> error with that
+ * errno, error -> advance.  @lvl (may be NULL) gets the level after each.
+ */
+static void check_results(struct ctx *c, struct fdst *d, const size_t *calls,
+			  size_t ncalls, uint32_t *lvl, const char *cursor,
+			  int start_known)
 {
 	const struct wbs_recs *rs = &c->in->recs;
 	const struct wbs_trace *t = &c->in->trace;
 	uint32_t cur = 0;	/* opened before any fault: sampled 0 */
 	size_t j;
 
-	d->lvl = wbs_xcalloc(d->nfs ? d->nfs : 1, sizeof(*d->lvl));
-	for (j = 0; j < d->nfs; j++) {
-		size_t ri = d->fs[j];
+	for (j = 0; j < ncalls; j++) {
+		size_t ri = calls[j];
 		const struct wbs_rec *r = &rs->v[ri];
 		unsigned int a, n = c->nadv[ri];
 		int errno_ok = 0;
@@ -477,37 +488,50 @@ static void check_fsync_results(struct ctx *c, struct fdst *d)
 		for (a = 0; a < n; a++) {
 			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC + a]];
 
+			/* f_sb_err samples the fs's errors from earlier
+			 * rounds at open: its first value is the kernel's */
+			if (!start_known) {
+				cur = e->old;
+				start_known = 1;
+			}
 			if ((e->old | WBS_ERRSEQ_SEEN) != (cur | WBS_ERRSEQ_SEEN))
 				violate(c, WBS_V_CURSOR, d, r, d->file, d->ino,
 					ev_lo(c, e),
-					"cursor was 0x%x after this fd's last sync, the kernel advanced it from 0x%x",
-					cur, e->old);
+					"%s was 0x%x after this fd's last call, the kernel advanced it from 0x%x",
+					cursor, cur, e->old);
 			cur = e->new;
 			if (r->ret < 0 && r->err == (int)(e->new & WBS_ERRSEQ_ERRMASK))
 				errno_ok = 1;
 		}
-		d->lvl[j] = wbs_errseq_level(cur);
+		if (lvl)
+			lvl[j] = wbs_errseq_level(cur);
 		if (n && r->ret >= 0) {
 			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC]];
 
 			violate(c, WBS_V_ADVANCED_NO_ERROR, d, r, d->file, d->ino,
 				ev_lo(c, e),
-				"%s advanced the fd's cursor 0x%x -> 0x%x (%s) but returned 0",
-				wbs_op_name(r->op), e->old, e->new,
+				"%s advanced the fd's %s 0x%x -> 0x%x (%s) but returned 0",
+				wbs_op_name(r->op), cursor, e->old, e->new,
 				wbs_errname((int)(e->new & WBS_ERRSEQ_ERRMASK)));
 		} else if (n && !errno_ok) {
 			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC]];
 
 			violate(c, WBS_V_WRONG_ERRNO, d, r, d->file, d->ino,
-				ev_lo(c, e), "%s returned %s, the cursor advanced to 0x%x (%s)",
-				wbs_op_name(r->op), wbs_errname(r->err), e->new,
+				ev_lo(c, e), "%s returned %s, the %s advanced to 0x%x (%s)",
+				wbs_op_name(r->op), wbs_errname(r->err), cursor, e->new,
 				wbs_errname((int)(e->new & WBS_ERRSEQ_ERRMASK)));
 		} else if (!n && r->ret < 0) {
 			violate(c, WBS_V_NO_CAUSE, d, r, d->file, d->ino, r->t0,
-				"%s returned %s but did not advance the fd's errseq cursor (already reported, or not an errseq error)",
-				wbs_op_name(r->op), wbs_errname(r->err));
+				"%s returned %s but did not advance the fd's %s (already reported, or not an errseq error)",
+				wbs_op_name(r->op), wbs_errname(r->err), cursor);
 		}
 	}
+}
+
+static void check_fsync_results(struct ctx *c, struct fdst *d)
+{
+	d->lvl = wbs_xcalloc(d->nfs ? d->nfs : 1, sizeof(*d->lvl));
+	check_results(c, d, d->fs, d->nfs, d->lvl, "f_wb_err cursor", 1);
 }
 
 /*
@@ -676,7 +700,7 @@ static void check_syncfs(struct ctx *c, struct fdst *d)
 				ev_lo(c, &t->v[must]),
 				"a writeback error was recorded on the fs after this fd's previous syncfs and before this one, and syncfs returned 0: %s",
 				t->v[must].line);
-		if (r->ret < 0 && cause < 0)
+		if (r->ret < 0 && cause < 0 && !c->has_sb)
 			violate(c, WBS_V_NO_CAUSE, d, r, -1, d->ino, r->t0,
 				"syncfs returned %s with no writeback error recorded on the fs since the fd's previous syncfs",
 				wbs_errname(r->err));
@@ -719,8 +743,12 @@ unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
 		check_fsync_results(&c, &c.fds[i]);
 	check_sets(&c);
 	check_faults(&c);
-	for (i = 0; i < c.nfds; i++)
+	for (i = 0; i < c.nfds; i++) {
 		check_syncfs(&c, &c.fds[i]);
+		if (c.has_sb)
+			check_results(&c, &c.fds[i], c.fds[i].sf, c.fds[i].nsf,
+				      NULL, "f_sb_err cursor", 0);
+	}
 
 	for (i = 0; i < c.nfds; i++) {
 		free(c.fds[i].fs);

@@ -64,6 +64,7 @@ static int parse_line(const char *line, struct wbs_tev *e)
 {
 	static const char set_ev[] = "filemap_set_wb_err: ";
 	static const char adv_ev[] = "file_check_and_advance_wb_err: ";
+	static const char sb_ev[] = "file_check_and_advance_sb_err: ";
 	static const char mark_ev[] = "tracing_mark_write: wbs ";
 	const char *ev;
 	uint64_t ino, a, b;
@@ -79,13 +80,16 @@ static int parse_line(const char *line, struct wbs_tev *e)
 	}
 	if ((ev = strstr(line, set_ev))) {
 		e->type = WBS_TEV_SET;
-		if (parse_hex(ev, "ino=0x", &ino) || parse_hex(ev, "errseq=0x", &a))
+		/* patched kernels print the old value as old=, errseq= new */
+		if (parse_hex(ev, "ino=0x", &ino) ||
+		    (parse_hex(ev, " old=0x", &a) && parse_hex(ev, "errseq=0x", &a)))
 			return -1;
 		e->old = (uint32_t)a;
-	} else if ((ev = strstr(line, adv_ev))) {
+	} else if ((ev = strstr(line, adv_ev)) || (ev = strstr(line, sb_ev))) {
 		const char *f = strstr(ev, "file=");
 
-		e->type = WBS_TEV_ADVANCE;
+		e->type = strncmp(ev, sb_ev, strlen(sb_ev)) ? WBS_TEV_ADVANCE :
+			  WBS_TEV_SB_ADVANCE;
 		if (parse_hex(ev, "ino=0x", &ino) || parse_hex(ev, "old=0x", &a) ||
 		    parse_hex(ev, "new=0x", &b) || !f)
 			return -1;

@@ -5,6 +5,9 @@
  *   filemap:filemap_set_wb_err  dev=M:m ino=0x.. errseq=0x..  (OLD value)
  *   filemap:file_check_and_advance_wb_err
  *                               file=%p dev=M:m ino=0x.. old=0x.. new=0x..
+ * With kernel/patches 0004 the set event prints errseq= as the NEW value
+ * plus old=, and syncfs gets filemap:file_check_and_advance_sb_err (same
+ * fields as the fsync one); both forms are read.
  *   ftrace:print (trace_marker)  wbs B|E <proc> <fdi> <seq>   written by
  *                               the workers around every sync call
  * plus errseq_t arithmetic (lib/errseq.c) on the printed values.
@@ -19,6 +22,7 @@ enum wbs_tev_type {
 	WBS_TEV_SET,
 	WBS_TEV_ADVANCE,
 	WBS_TEV_MARK,		/* trace_marker "wbs B|E <proc> <fdi> <seq>" */
+	WBS_TEV_SB_ADVANCE,	/* file_check_and_advance_sb_err (patch 0004) */
 	WBS_TEV_IGNORED = 0xff,
 };
 

@@ -24,6 +24,17 @@ static const char *const events[] = {
 	"events/filemap/file_check_and_advance_wb_err/enable",
 };
 
+static const char sb_event[] =
+	"events/filemap/file_check_and_advance_sb_err/enable";
+
+static int access_event(const char *tracefs, const char *file)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", tracefs, file);
+	return access(path, W_OK);
+}
+
 int wbs_tracefs_start(const char *tracefs, unsigned int buffer_kb)
 {
 	char kb[32];
@@ -38,6 +49,9 @@ int wbs_tracefs_start(const char *tracefs, unsigned int buffer_kb)
 	for (i = 0; i < WBS_ARRAY_SIZE(events); i++)
 		if (put(tracefs, events[i], "1"))
 			return -1;
+	/* only with kernel/patches 0004: syncfs cursor moves */
+	if (!access_event(tracefs, sb_event))
+		put(tracefs, sb_event, "1");
 	return put(tracefs, "tracing_on", "1");
 }
 
@@ -52,6 +66,8 @@ int wbs_tracefs_stop(const char *tracefs, const char *dir)
 	put(tracefs, "tracing_on", "0");
 	for (i = 0; i < WBS_ARRAY_SIZE(events); i++)
 		put(tracefs, events[i], "0");
+	if (!access_event(tracefs, sb_event))
+		put(tracefs, sb_event, "0");
 	snprintf(src, sizeof(src), "%s/trace", tracefs);
 	text = wbs_read_file(src, &len);
 	if (!text) {

@@ -236,6 +236,17 @@ static void test_parse(void)
 	   t.v[2].proc == 3 && t.v[2].fdi == 2 && t.v[2].seq == 5,
 	   "trace: marker fields");
 	wbs_trace_free(&t);
+
+	/* kernel/patches 0004: errseq= is the new value, old= the old one;
+	 * syncfs has its own advance event */
+	wbs_trace_parse(&t,
+		"   kworker/u10:2-107     [001] .....    10.1: filemap_set_wb_err: dev=252:0 ino=0x12 errseq=0x2005 old=0x1005 errno=5 seq=1\n"
+		"    wberr-stress-97      [000] .....    10.2: file_check_and_advance_sb_err: file=000000001234abcd dev=252:0 ino=0x13 old=0x0 new=0x1005 errno=5 seq=0\n");
+	ok(t.n == 2 && t.v[0].type == WBS_TEV_SET && t.v[0].old == 0x1005,
+	   "trace: patched set event, old= wins over errseq=");
+	ok(t.n == 2 && t.v[1].type == WBS_TEV_SB_ADVANCE && t.v[1].new == 0x1005,
+	   "trace: syncfs advance event");
+	wbs_trace_free(&t);
 }
 
 int main(void)
