@@ -344,6 +344,7 @@ static int wberr_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 
 	if (argc < 2) {
 		ti->error = "Requires <dev> <offset> [<#opt_args> <opt_args>...]";
+		DMERR("%s", ti->error);
 		return -EINVAL;
 	}
 

@@ -161,7 +161,7 @@ EOF
 )
 NR_BAD_MSGS=$(echo "$BAD_MSGS" | wc -l)
 
-tap_begin $((93 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
+tap_begin $((95 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
 
 # ================================================================ module
 insmod "$WBERR_MODDIR/dm-wberr.ko"
@@ -671,6 +671,23 @@ tap_is "$out" "open f = 0;pwrite f = 0;fsync f = ETIMEDOUT;fsync f = 0;close f =
 	"ext4: a buffered overwrite of that block, fsync -> ETIMEDOUT, the next fsync -> 0"
 tap_is "$(msg log | awk '{ print $3, $4, $6, $8 }')" "1 write $s0 timeout" \
 	"ext4: the log holds exactly the one writeback bio of that block"
+msg clear
+
+# A failed preflush is lost when the flush bio carries data: dm core sends
+# the preflush as an empty bio and, when the original bio has data, reissues
+# it without REQ_PREFLUSH and never copies the error (dm.c __dm_io_complete,
+# bio_is_flush_with_data).  jbd2 writes its commit record with
+# REQ_PREFLUSH|REQ_FUA, and ext4 fsync then relies on that barrier
+# (jbd2_trans_will_send_data_barrier), so fsync succeeds although every
+# empty flush failed; an fsync of the raw device does see the error.
+msg log_clear
+msg add flush ioerr > /dev/null
+out=$(printf 'open j %s rw,creat\npwrite j 0 4096 0x33\nfsync j\nclose j\n' $mnt/j | wberr-fdshell | tr '\n' ';')
+nflush=$(msg log | awk '$4 == "flush" && $8 == "ioerr"' | wc -l)
+tap_ok $([ "$out" = "open j = 0;pwrite j = 0;fsync j = 0;close j = 0;" ] && [ "$nflush" -ge 1 ] && echo 0 || echo 1) \
+	"ext4 fsync returns 0 although $nflush preflush(es) of its journal commit failed ($out)"
+tap_is "$(dio $DEV flush 0)" "EIO" "the same rule fails an fsync of the raw device with EIO"
+msg clear
 umount $mnt
 
 # ================================================================ teardown

@@ -13,8 +13,9 @@
  *   nowait   the same with pwritev2(RWF_NOWAIT) (REQ_NOWAIT)
  *   read     O_DIRECT pread of NSECT sectors
  *   check    O_DIRECT pread, then "0" if every byte is FILL, else "DIFF"
- *   flush    fsync() of the block device: blkdev_fsync() sends an empty
- *            REQ_PREFLUSH bio (SECTOR is ignored)
+ *   flush    fsync() of the block device opened read-only (so it works on
+ *            a mounted device): blkdev_fsync() sends an empty REQ_PREFLUSH
+ *            bio (SECTOR is ignored)
  *   discard  BLKDISCARD of NSECT sectors
  *   zeroout  BLKZEROOUT of NSECT sectors
  *
@@ -106,6 +107,9 @@ static int run_op(const char *dev, const char *op, unsigned long long sector,
 		flags &= ~O_DIRECT;
 	if (!strcmp(op, "read") || !strcmp(op, "check"))
 		flags = O_RDONLY | O_DIRECT;
+	/* fsync needs no write access, and a mounted device refuses writers */
+	if (!strcmp(op, "flush"))
+		flags = O_RDONLY;
 
 	fd = open(dev, flags);
 	if (fd < 0) {
