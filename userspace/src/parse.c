@@ -703,7 +703,7 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 	memset(sc, 0, sizeof(*sc));
 	snprintf(sc->file, sizeof(sc->file), "%s", c->file);
 	sc->line = (int)n->start_mark.line + 1;
-	sc->size_mb = 512;
+	sc->size_mb = 320;
 	sc->oracle = 1;
 	if (n->type != YAML_MAPPING_NODE)
 		return perr(c, n, "a scenario must be a mapping, got %s", kind_name(n));
