@@ -23,7 +23,7 @@ static void usage(FILE *f)
 	      "         [--max-delay-ms MS] [--buffer-kb KB] [--robust]\n"
 	      "         [--fio JOBFILE]... [--tracefs DIR]\n"
 	      "       wberr-stress check OUT [--max-print N]\n"
-	      "         [--mutate returned-0|lost|double]\n", f);
+	      "         [--mutate returned-0|lost|double|syncfs-lost]\n", f);
 }
 
 static int cmd_run(int argc, char **argv)
@@ -169,6 +169,19 @@ static int mutate(struct wbs_oracle_in *in, const char *kind,
 		*expect = WBS_V_NO_CAUSE;
 		return mutate_double(in);
 	}
+	if (!strcmp(kind, "syncfs-lost")) {
+		size_t i, n = 0;
+
+		/* syncfs never reports anything */
+		*expect = WBS_V_LOST;
+		for (i = 0; i < in->recs.n; i++)
+			if (in->recs.v[i].op == WBS_OP_SYNCFS && in->recs.v[i].ret < 0) {
+				in->recs.v[i].ret = 0;
+				in->recs.v[i].err = 0;
+				n++;
+			}
+		return n ? 0 : -1;
+	}
 	wbs_warn(0, "unknown mutation '%s'", kind);
 	return -1;
 }
@@ -211,6 +224,14 @@ static int cmd_check(int argc, char **argv)
 	v = wbs_oracle_check(&in, &out, stdout, max_print);
 	wbs_oracle_summary(&out, stdout, "");
 	if (!mut) {
+		size_t i;
+
+		sf = wbs_fopen_in(dir, "records.txt", "we");
+		if (sf) {
+			for (i = 0; i < in.recs.n; i++)
+				wbs_rec_print(sf, &in.recs.v[i]);
+			fclose(sf);
+		}
 		sf = wbs_fopen_in(dir, "summary.txt", "we");
 		if (sf) {
 			wbs_oracle_summary(&out, sf, "");

@@ -131,6 +131,7 @@ struct ctx {
 	uint32_t nproc, nseq;
 	unsigned char *hit;	/* [nfiles] scratch */
 	int has_sb;		/* the kernel traces syncfs cursor moves */
+	long *next_on_cpu;	/* [trace.n] next event of the same CPU, -1 */
 };
 
 static uint64_t ev_lo(const struct ctx *c, const struct wbs_tev *e)
@@ -657,10 +658,11 @@ static void check_faults(struct ctx *c)
 /*
  * syncfs: mapping_set_error() sets sb->s_wb_err just after the traced
  * mapping set (untraced), and syncfs advances f_sb_err at every call.  So
- * an error traced after an fd's previous syncfs returned and more than
- * sb_margin (plus the clock step) before its next one starts must fail
- * that one; and a failing syncfs needs an error traced on the fs that is
- * not certainly older than its previous syncfs.
+ * an error traced after an fd's previous syncfs returned, more than
+ * sb_margin (plus the clock step) before its next one starts, and followed
+ * on its CPU by an event certainly before that start, must fail that one;
+ * and a failing syncfs needs an error traced on the fs that is not
+ * certainly older than its previous syncfs.
  */
 static void check_syncfs(struct ctx *c, struct fdst *d)
 {
@@ -683,11 +685,16 @@ static void check_syncfs(struct ctx *c, struct fdst *d)
 		for (k = 0; k < t->n; k++) {
 			const struct wbs_tev *s = &t->v[k];
 			uint64_t sl = ev_lo(c, s);
+			long nx = c->next_on_cpu[k];
 
 			if (s->type != WBS_TEV_SET || !on_dev(c, s))
 				continue;
+			/* the untraced s_wb_err update follows the event on its
+			 * CPU: a later event of that CPU before B shows it is
+			 * done (and the time margin must hold as well) */
 			if (must < 0 && (j == 0 || (prev_e >= 0 && before(c, (size_t)prev_e, k))) &&
-			    sl + slack < ev_lo(c, &t->v[b]))
+			    sl + slack < ev_lo(c, &t->v[b]) && nx >= 0 &&
+			    before(c, (size_t)nx, (size_t)b))
 				must = (long)k;
 			if (cause < 0 && !before(c, (size_t)e, k) &&
 			    (j == 0 || prev_b < 0 ||
@@ -695,6 +702,8 @@ static void check_syncfs(struct ctx *c, struct fdst *d)
 				cause = (long)k;
 		}
 		c->out->syncfs_checked++;
+		if (must >= 0)
+			c->out->syncfs_armed++;
 		if (must >= 0 && r->ret >= 0)
 			violate(c, WBS_V_LOST, d, r, -1, t->v[must].ino,
 				ev_lo(c, &t->v[must]),
@@ -735,6 +744,17 @@ unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
 			"fault log: %zu entries lost (raise log_size or drain more often)",
 			in->faults.gaps);
 
+	c.next_on_cpu = wbs_xcalloc(in->trace.n + 1, sizeof(*c.next_on_cpu));
+	for (i = in->trace.n; i-- > 0;) {
+		size_t k;
+
+		c.next_on_cpu[i] = -1;
+		for (k = i + 1; k < in->trace.n && k < i + 4096; k++)
+			if (in->trace.v[k].cpu == in->trace.v[i].cpu) {
+				c.next_on_cpu[i] = (long)k;
+				break;
+			}
+	}
 	build_fds(&c);
 	index_recs(&c);
 	map_markers(&c);
@@ -760,6 +780,7 @@ unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
 	free(c.bm);
 	free(c.em);
 	free(c.recidx);
+	free(c.next_on_cpu);
 	free(c.nadv);
 	free(c.hit);
 	return out->nviolations;
@@ -781,11 +802,11 @@ void wbs_oracle_summary(const struct wbs_oracle_out *o, FILE *f,
 		if (o->fault_status[k])
 			fprintf(f, " %s:%lu", wbs_statuses[k], o->fault_status[k]);
 	fputc('\n', f);
-	fprintf(f, "%serrors_reported=%lu (fsync=%lu fdatasync=%lu syncfs=%lu, in final sweep %lu) errseq_sets=%lu cursor_advances=%lu set_fd_pairs_checked=%lu syncfs_checked=%lu\n",
+	fprintf(f, "%serrors_reported=%lu (fsync=%lu fdatasync=%lu syncfs=%lu, in final sweep %lu) errseq_sets=%lu cursor_advances=%lu set_fd_pairs_checked=%lu syncfs_checked=%lu syncfs_must_fail=%lu\n",
 		prefix, o->errors, o->errors_by_op[WBS_OP_FSYNC],
 		o->errors_by_op[WBS_OP_FDATASYNC], o->errors_by_op[WBS_OP_SYNCFS],
 		o->sweep_errors, o->sets, o->advances, o->checked_pairs,
-		o->syncfs_checked);
+		o->syncfs_checked, o->syncfs_armed);
 	fprintf(f, "%sviolations=%lu", prefix, o->nviolations);
 	for (k = 0; k < WBS_V_NR; k++)
 		if (o->violations[k])

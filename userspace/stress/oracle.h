@@ -71,7 +71,7 @@ struct wbs_oracle_out {
 	unsigned long errors, errors_by_op[WBS_OP_NR], sweep_errors;
 	unsigned long writes, write_errors;
 	unsigned long faults, faults_on_files, fault_status[32];
-	unsigned long sets, advances, checked_pairs, syncfs_checked;
+	unsigned long sets, advances, checked_pairs, syncfs_checked, syncfs_armed;
 	double loop_s;
 };
 

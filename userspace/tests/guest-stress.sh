@@ -45,7 +45,7 @@ summary=$WBERR_RESULTS/stress-summary.txt
 file_kib=256
 
 nfs=$(echo $fslist | wc -w)
-tap_begin $((nfs * 13 + 4))
+tap_begin $((nfs * 15 + 4))
 
 if [ ! -d /sys/module/dm_wberr ]; then
 	insmod "$WBERR_MODDIR/dm-wberr.ko" || echo "insmod dm-wberr failed" >&2
@@ -96,7 +96,7 @@ for fs in $fslist; do
 	mount -t $fs /dev/mapper/$name $mnt
 
 	start=$(cut -d' ' -f1 /proc/uptime)
-	r=1 rcs=0 crcs=0 viol=0 faults=0 errors=0 sets=0 pairs=0 ops=0 loop=0
+	r=1 rcs=0 crcs=0 viol=0 faults=0 errors=0 sets=0 pairs=0 ops=0 loop=0 armed=0
 	nst=99 susp=0 rel=0 dmf=0
 	while [ $r -le $rounds ]; do
 		out=/tmp/wbs-$fs-$r
@@ -124,6 +124,7 @@ for fs in $fslist; do
 		errors=$((errors + $(val errors_reported "$sum")))
 		sets=$((sets + $(val errseq_sets "$sum")))
 		pairs=$((pairs + $(val set_fd_pairs_checked "$sum")))
+		armed=$((armed + $(val syncfs_must_fail "$sum")))
 		ops=$((ops + $(val ops "$sum")))
 		loop=$(awk "BEGIN{print $loop + $(val loop_s "$sum")}")
 		n=$(sed -n 's/.*by status://p' "$sum" | wc -w)
@@ -153,10 +154,11 @@ for fs in $fslist; do
 	tap_ok "$([ "$faults" -gt 0 ]; echo $?)" "$fs: dm-wberr injected faults on the test files' data ($faults)"
 	tap_ok "$([ "$errors" -gt 0 ]; echo $?)" "$fs: syncs reported writeback errors ($errors)"
 	tap_ok "$([ "$sets" -gt 0 ] && [ "$pairs" -gt 0 ]; echo $?)" "$fs: errseq errors traced and checked against every fd of their file ($sets sets, $pairs set/fd pairs)"
+	tap_ok "$([ "$armed" -gt 0 ]; echo $?)" "$fs: syncfs calls that an error certainly preceded, each required to fail ($armed)"
 	tap_ok "$([ "$nst" -ge 10 ]; echo $?)" "$fs: faults used many distinct statuses (at least $nst per round)"
 	tap_ok "$([ "$susp" -gt 0 ] && [ "$rel" -gt 0 ] && [ "$dmf" = 0 ]; echo $?)" \
 		"$fs: under load: $susp suspend/resume, $rel table reloads, rules added and removed, no dmsetup failure ($dmf)"
-	for m in returned-0 lost double; do
+	for m in returned-0 lost double syncfs-lost; do
 		wberr-stress check --mutate $m --max-print 0 "$out" > "$out.mut-$m.txt" 2>&1
 		mrc=$?
 		tap_is "$mrc" 0 "$fs: oracle catches a mutated run ($m): $(tail -n 1 "$out.mut-$m.txt")"
