@@ -659,6 +659,9 @@ static struct wberr_rule *wberr_find_rule(struct wberr_c *wc,
 		return NULL;
 	if (class == WBERR_FLUSH)
 		goto scan;
+	/* the bio lies before every range or after all of them */
+	if (idx[0].first > last || idx[n - 1].maxlast < first)
+		return NULL;
 
 	/* lo = number of entries with first <= last */
 	while (lo < hi) {
