@@ -101,13 +101,14 @@ static int sock_of(struct run *r, const char *proc)
 static void mount_opts(const struct run *r, char *buf, size_t len)
 {
 	const struct scenario *sc = r->sc;
+	const char *mo = sc->has_mount_opts_fs ? sc->mount_opts_fs[r->fs] : sc->mount_opts;
 
 	buf[0] = 0;
 	if (r->fs == FS_EXT4 && sc->data_mode != DM_DEFAULT)
-		snprintf(buf, len, "data=%s%s%s", data_mode_names[sc->data_mode],
-			 sc->mount_opts[0] ? "," : "", sc->mount_opts);
+		snprintf(buf, len, "data=%s%s%.400s", data_mode_names[sc->data_mode],
+			 mo[0] ? "," : "", mo);
 	else
-		snprintf(buf, len, "%s", sc->mount_opts);
+		snprintf(buf, len, "%.500s", mo);
 }
 
 static int do_mount(struct run *r)
@@ -137,10 +138,14 @@ static int setup(struct run *r)
 	snprintf(r->dev, sizeof(r->dev), "%s", r->wdev);
 	if (r->sc->lvm) {
 		/* no udev in the guest: lvm must create its nodes itself */
-		const char *cfg = "--config 'activation { udev_sync = 0 udev_rules = 0 verify_udev_operations = 1 } devices { obtain_device_list_from_udev = 0 }'";
+		char cfg[512];
 
-		rc = run_cmd(out, sizeof(out), "lvm pvcreate -ff -y %s %s && lvm vgcreate %s wberrvg %s && "
-			     "lvm lvcreate %s -y -n lv -l 100%%FREE wberrvg && lvm vgmknodes %s wberrvg",
+		/* only the wberr device: the disk below carries the same PV label */
+		snprintf(cfg, sizeof(cfg), "--config 'activation { udev_sync = 0 udev_rules = 0 } "
+			 "devices { obtain_device_list_from_udev = 0 global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }'",
+			 r->wdev);
+		rc = run_cmd(out, sizeof(out), "export LVM_SUPPRESS_FD_WARNINGS=1; lvm pvcreate -ff -y %s %s && lvm vgcreate %s wberrvg %s && "
+			     "lvm lvcreate %s -y -Zn -n lv -l 100%%FREE wberrvg && lvm vgmknodes %s wberrvg",
 			     cfg, r->wdev, cfg, r->wdev, cfg, cfg);
 		if (rc) {
 			snprintf(r->res->reason, sizeof(r->res->reason), "lvm setup failed: %.900s", out);
@@ -202,8 +207,9 @@ static void teardown(struct run *r)
 		r->mounted = 0;
 	}
 	if (r->sc->lvm && r->created) {
-		run_cmd(out, sizeof(out), "lvm vgchange --config 'activation { udev_sync = 0 udev_rules = 0 }' -an wberrvg; "
-			"lvm vgremove -ff -y wberrvg; dmsetup remove wberrvg-lv 2>/dev/null; true");
+		run_cmd(out, sizeof(out), "export LVM_SUPPRESS_FD_WARNINGS=1; C='devices { global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }'; "
+			"lvm vgchange --config \"$C\" -an wberrvg; lvm vgremove --config \"$C\" -ff -y wberrvg; "
+			"dmsetup remove wberrvg-lv 2>/dev/null; true", r->wdev);
 	}
 	if (r->created)
 		dm_remove(r->cfg->dmname);
@@ -733,6 +739,15 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 						"CROSS-CHECK: fault #%" PRIu64 " (%s sector %" PRIu64 ") hit %s but no filemap_set_wb_err on ino %#lx",
 						e->seq, e->status, e->sector, r->o.inode[ino].path, r->in[ino].ino);
 				}
+			}
+		}
+		if (st->rec_path[0]) {
+			int ino = oracle_inode(&r->o, st->rec_path, 0);
+
+			if (ino >= 0) {
+				oracle_record(&r->o, ino, st->rec_err);
+				add_msg(sr->msg, sizeof(sr->msg), "the filesystem records %s on %s (scenario: %s)",
+					errno_name(st->rec_err), st->rec_path, st->why);
 			}
 		}
 		memset(&pred, 0, sizeof(pred));

@@ -391,6 +391,24 @@ static int parse_step_key(struct pctx *c, struct step *st, const char *k, yaml_n
 		return get_str(c, v, st->why, sizeof(st->why));
 	if (!strcmp(k, "expect"))
 		return parse_expect(c, v, &st->expect);
+	if (!strcmp(k, "records")) {
+		yaml_node_t *pk, *pv;
+		size_t old;
+
+		if (v->type != YAML_MAPPING_NODE || v->data.mapping.pairs.top - v->data.mapping.pairs.start != 1)
+			return perr(c, v, "expected one 'path: errno' pair");
+		pk = node(c, v->data.mapping.pairs.start->key);
+		pv = node(c, v->data.mapping.pairs.start->value);
+		if (get_str(c, pk, st->rec_path, sizeof(st->rec_path)))
+			return -1;
+		old = path_push(c, ".%s", st->rec_path);
+		if (parse_errno_value(c, pv, &st->rec_err))
+			return -1;
+		if (st->rec_err <= 0)
+			return perr(c, pv, "records needs an error, not 0 or $errno");
+		path_pop(c, old);
+		return 0;
+	}
 	if (!strcmp(k, "path")) {
 		if (get_str(c, v, st->path, sizeof(st->path)))
 			return -1;
@@ -553,7 +571,7 @@ static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st)
 			continue;
 		}
 		if (strcmp(ks, "proc") && strcmp(ks, "expect") && strcmp(ks, "why") &&
-		    strcmp(ks, "label") && !key_allowed(op_keys[st->op], ks, &req)) {
+		    strcmp(ks, "label") && strcmp(ks, "records") && !key_allowed(op_keys[st->op], ks, &req)) {
 			char allowed[256];
 			const char *src = op_keys[st->op];
 			size_t o = 0;
@@ -562,7 +580,7 @@ static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st)
 				if (*src != '*')
 					allowed[o++] = *src == ' ' ? ',' : *src;
 			allowed[o] = 0;
-			return perr(c, k, "unknown key '%s' for op %s (allowed: %s%sproc, expect, why, label)",
+			return perr(c, k, "unknown key '%s' for op %s (allowed: %s%sproc, expect, why, label, records)",
 				    ks, op_names[st->op], allowed, o ? "," : "");
 		}
 		if (parse_step_key(c, st, ks, v))
@@ -743,6 +761,19 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 		} else if (!strcmp(ks, "mkfs_options")) {
 			if (parse_opts(c, v, sc->mkfs_opts, sizeof(sc->mkfs_opts), " "))
 				return -1;
+		} else if (!strcmp(ks, "mount_options") && v->type == YAML_MAPPING_NODE) {
+			sc->has_mount_opts_fs = 1;
+			for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+				yaml_node_t *qk = node(c, q->key);
+				int fs;
+				size_t o2;
+
+				o2 = path_push(c, ".%s", qk->type == YAML_SCALAR_NODE ? (char *)qk->data.scalar.value : "?");
+				if (get_enum(c, qk, fs_names, FS__N, &fs) ||
+				    parse_opts(c, node(c, q->value), sc->mount_opts_fs[fs], TEXT_LEN, ","))
+					return -1;
+				path_pop(c, o2);
+			}
 		} else if (!strcmp(ks, "mount_options")) {
 			if (parse_opts(c, v, sc->mount_opts, sizeof(sc->mount_opts), ","))
 				return -1;

@@ -66,6 +66,11 @@ struct step {
 	struct expect expect;
 	char why[TEXT_LEN];
 	char label[NAME_LEN];
+	/* the filesystem itself records an error on a file during this step,
+	 * with no device fault on that file (e.g. XFS discarding dirty pages
+	 * of a shut-down fs): the model records it too */
+	char rec_path[PATH_LEN];
+	int rec_err;
 };
 
 struct scenario {
@@ -78,6 +83,8 @@ struct scenario {
 	int data_mode;
 	char mkfs_opts[TEXT_LEN];
 	char mount_opts[TEXT_LEN];
+	char mount_opts_fs[FS__N][TEXT_LEN];	/* per-filesystem, used when set */
+	int has_mount_opts_fs;
 	unsigned size_mb;
 	int lvm;		/* stack an LVM LV over the wberr device */
 	int oracle;		/* 1 = check every sync result against errseq */

@@ -111,7 +111,7 @@ static void test_list_of_scenarios(void)
 static void test_refusals(void)
 {
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsync, fd: a, flgs: 1}\n",
-		"t.yaml:4:24: steps[0].flgs: unknown key 'flgs' for op fsync (allowed: fd,proc, expect, why, label)",
+		"t.yaml:4:24: steps[0].flgs: unknown key 'flgs' for op fsync (allowed: fd,proc, expect, why, label, records)",
 		"an unknown step key");
 	refuses("name: x\nfs: ext4\nsteps:\n  - op: open\n    fd: a\n    path: f\n    flags: [O_RDWR, O_CRAT]\n",
 		"t.yaml:7:21: steps[0].flags[1]: unknown flag \"O_CRAT\" (expected one of: O_RDONLY, O_WRONLY, O_RDWR, "
@@ -165,8 +165,29 @@ static void test_refusals(void)
 		"t.yaml:5:7: [0].steps[1]: op sleep needs key 'ms'", "errors inside a list of scenarios");
 }
 
+static void test_per_fs_options_and_records(void)
+{
+	struct scenario_set set = { 0 };
+
+	is_int(0, parse("name: x\nfs: [btrfs, xfs]\nmount_options: {btrfs: [nodatacow, noatime]}\nsteps:\n"
+			"  - {op: fsync, fd: b, records: {g: EIO}, why: xfs_discard_folio() on a shut-down fs}\n", &set),
+	       "per-fs mount options and 'records' parse (%s)", err);
+	if (set.n == 1) {
+		is_int(1, set.v[0].has_mount_opts_fs, "per-fs options flagged");
+		is_str("nodatacow,noatime", set.v[0].mount_opts_fs[FS_BTRFS], "btrfs options joined");
+		is_str("", set.v[0].mount_opts_fs[FS_XFS], "none for xfs");
+		is_str("g", set.v[0].steps[0].rec_path, "records path");
+		is_int(EIO, set.v[0].steps[0].rec_err, "records errno");
+	}
+	scenario_set_free(&set);
+	refuses("name: x\nfs: ext4\nmount_options: {zfs: a}\nsteps: [{op: sync}]\n",
+		"t.yaml:3:17: mount_options.zfs: unknown value \"zfs\" (expected one of: raw, ext4, ext2, xfs, btrfs)",
+		"per-fs options for an unknown filesystem");
+}
+
 int main(void)
 {
+	test_per_fs_options_and_records();
 	test_good_file();
 	test_matrix();
 	test_list_of_scenarios();
