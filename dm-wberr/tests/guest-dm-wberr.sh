@@ -507,8 +507,12 @@ msg add write ioerr sectors=100-107 skip=1 > /dev/null
 msg add flush,discard timeout prob=10 action=delay:5 > /dev/null
 shape0=$(rules_shape) table0=$(dmsetup table $DM) info0=$(status_info)
 while IFS= read -r m; do
-	if dmsetup message -- $DM 0 $m < /dev/null > /dev/null 2>&1; then rc=accepted; else rc=refused; fi
-	tap_is "$rc" "refused" "malformed message '$m' refused"
+	if err=$(dmsetup message -- $DM 0 $m 2>&1 < /dev/null > /dev/null); then
+		rc=accepted
+	else
+		case "$err" in *"Invalid argument"*) rc=EINVAL ;; *) rc="failed: $err" ;; esac
+	fi
+	tap_is "$rc" "EINVAL" "malformed message '$m' refused with EINVAL"
 done <<EOF
 $BAD_MSGS
 EOF
