@@ -154,8 +154,10 @@ echo "| status | blk_status_t | expected | raw bdev fsync | fdinfo errno |" > "$
 echo "|---|---|---|---|---|" >> "$work/fidelity.md"
 
 dm_wberr=
+loaded_here=
 if [ -f "$WBERR_MODDIR/dm-wberr.ko" ]; then
-	grep -q '^dm_wberr ' /proc/modules || insmod "$WBERR_MODDIR/dm-wberr.ko" 2> "$work/insmod.err"
+	grep -q '^dm_wberr ' /proc/modules ||
+		{ insmod "$WBERR_MODDIR/dm-wberr.ko" 2> "$work/insmod.err" && loaded_here=1; }
 	dmsetup targets | grep -q '^wberr ' && dm_wberr=1
 	[ -n "$dm_wberr" ] || cat "$work/insmod.err" >&2
 fi
@@ -294,7 +296,7 @@ else
 		tap_skip "(t) $t" "needs dm-wberr.ko in \$WBERR_MODDIR"
 	done
 fi
-[ -n "$dm_wberr" ] && rmmod dm_wberr 2>/dev/null
+[ -n "$loaded_here" ] && rmmod dm_wberr 2>/dev/null
 
 echo 500 > /proc/sys/vm/dirty_writeback_centisecs
 tap_end

@@ -21,10 +21,10 @@ emit() {	# $1: ok|not ok, $2: description, $3: directive (optional)
 
 # The case lines of one suite's KTAP: "    ok N name [# SKIP ...]", one
 # indent deep (deeper lines are parameterised sub-cases, counted by their
-# parent).  Failure diagnostics ("    # name: EXPECTATION FAILED ...") go to
-# stderr so the log says why.
+# parent).  Everything else (failure diagnostics, the expected and actual
+# values, totals) goes to stderr so the log says why a case failed.
 ktap_cases() {	# $1: suite name, $2: KTAP file
-	grep -E '^    # .*(FAILED|failed|Expected|expected)' "$2" | sed 's/^ *//' >&2
+	grep -vE '^ *(ok [0-9]|KTAP version|1\.\.[0-9]|# Subtest:)' "$2" >&2
 	awk -v suite="$1" '
 		/^    (not )?ok [0-9]+ / {
 			line = substr($0, 5)
