@@ -81,6 +81,7 @@ cleanup() {
 	dmsetup remove $DM > /dev/null 2>&1
 	dmsetup remove ${DM}_delay > /dev/null 2>&1
 	dmsetup remove ${DM}_bad > /dev/null 2>&1
+	dmsetup remove ${DM}_two > /dev/null 2>&1
 	rmmod dm_wberr > /dev/null 2>&1
 }
 trap cleanup EXIT
@@ -161,7 +162,7 @@ EOF
 )
 NR_BAD_MSGS=$(echo "$BAD_MSGS" | wc -l)
 
-tap_begin $((95 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
+tap_begin $((97 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
 
 # ================================================================ module
 insmod "$WBERR_MODDIR/dm-wberr.ko"
@@ -651,6 +652,23 @@ tap_is "$other $fired $(status_info | cut -d' ' -f2,5) $(log_all | grep -c ' med
 tap_ok $([ "$seen_err" -gt 100 ] && [ "$seen_err" -lt 400 ] && echo 0 || echo 1) \
 	"prob=300000 failed a plausible share of 800 writes ($seen_err)"
 msg clear
+
+# ================================================================ two targets
+# Each wberr target of a table has its own rules (messages pick the target
+# by sector); an empty flush is cloned to both, the second clone not
+# embedded in its dm_io (dm.c alloc_tio), and either can fail it.
+printf '0 1024 wberr %s %s\n1024 1024 wberr %s %s\n' $disk $OFF $disk $((OFF + 1024)) |
+	dmsetup create ${DM}_two
+two=/dev/mapper/${DM}_two
+dmsetup message ${DM}_two 1024 add write ioerr sectors=8-15 > /dev/null
+dmsetup message ${DM}_two 1024 add flush timeout count=1 > /dev/null
+got="$(dio $two write 8) $(dio $two write 1032) $(dio $two flush 0) $(dio $two flush 0)"
+tap_is "$got | $(dmsetup message ${DM}_two 0 list | wc -l)" "0 EIO ETIMEDOUT 0 | 0" \
+	"two-target table: rules of the second target fire at its own relative sectors and on the cloned flush"
+tap_is "$(dmsetup status ${DM}_two | cut -d' ' -f4- | tr '\n' ';')" \
+	"3 0 0 0 0 0 -;3 2 0 2 2 2 timeout:1 ioerr:1;" \
+	"two-target table: each target counts its own bios and faults"
+dmsetup remove ${DM}_two
 
 # ================================================================ ext4 writeback
 # The point of the target: a data writeback of one file block fails with
