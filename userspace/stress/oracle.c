@@ -113,6 +113,7 @@ struct fdst {
 	size_t *fs, nfs;	/* fsync/fdatasync record indices, in order */
 	size_t *sf, nsf;	/* syncfs record indices, in order */
 	uint32_t *lvl;		/* [nfs] cursor level after each fs sync */
+	size_t lost_at;		/* 1 + fs index of the last lost report */
 	char hash[24];
 };
 
@@ -217,25 +218,46 @@ static const struct wbs_fault *fault_before(struct ctx *c, int file,
 	return best;
 }
 
-/* Trace lines around event @center: this inode's errseq events and the
- * markers of @pid. */
+/* Trace lines around @center_ns: the last errseq events of this inode
+ * before it and the first ones after it (whatever their distance), and the
+ * markers of @pid within a few ms. */
 static void print_context(struct ctx *c, uint64_t ino, uint32_t pid,
 			  uint64_t center_ns)
 {
 	const struct wbs_trace *t = &c->in->trace;
 	uint64_t cu = center_ns / 1000, win = CONTEXT_US + c->gran / 1000;
-	unsigned int shown = 0;
-	size_t i;
+	size_t i, first = t->n, after = 0, shown = 0;
+	size_t before_n = 0;
 
-	fprintf(c->f, "    trace within %" PRIu64 " ms (ino %" PRIu64 ", pid %u):\n",
-		win / 1000, ino, pid);
-	for (i = 0; i < t->n && shown < 24; i++) {
+	/* where the errseq history of this inode starts being interesting */
+	for (i = t->n; i-- > 0;) {
 		const struct wbs_tev *e = &t->v[i];
 
-		if (e->us + win < cu || e->us > cu + win)
+		if (e->type == WBS_TEV_MARK || e->ino != ino || !on_dev(c, e) ||
+		    e->us > cu + win)
 			continue;
-		if (e->type == WBS_TEV_MARK ? e->pid != pid :
-		    (e->ino != ino || !on_dev(c, e)))
+		first = i;
+		if (++before_n == 6)
+			break;
+	}
+	fprintf(c->f, "    trace (ino %" PRIu64 " errseq events, pid %u markers within %" PRIu64 " ms):\n",
+		ino, pid, win / 1000);
+	for (i = first < t->n ? first : 0; i < t->n && shown < 28; i++) {
+		const struct wbs_tev *e = &t->v[i];
+		int near = e->us + win >= cu && e->us <= cu + win;
+
+		if (e->type == WBS_TEV_IGNORED)
+			continue;
+		if (e->type == WBS_TEV_MARK) {
+			if (e->pid != pid || !near)
+				continue;
+		} else {
+			if (e->ino != ino || !on_dev(c, e))
+				continue;
+			if (e->us > cu + win && after++ >= 3)
+				continue;
+		}
+		if (e->us > cu + win && e->type == WBS_TEV_MARK)
 			continue;
 		fprintf(c->f, "      %s\n", e->line);
 		shown++;
@@ -569,12 +591,14 @@ static void check_fsync_lost(struct ctx *c, size_t si, uint32_t level)
 			continue;
 		}
 		c->out->checked_pairs++;
-		if (d->lvl[j] < level)
+		if (d->lvl[j] < level && d->lost_at != j + 1) {
+			d->lost_at = j + 1;	/* one report per call */
 			violate(c, WBS_V_LOST, d, &rs->v[d->fs[j]], d->file, d->ino,
-				ev_lo(c, e),
+				rs->v[d->fs[j]].t0,
 				"error instance %u was recorded on the mapping before this %s started (%s), the fd's cursor stayed at instance %u",
 				level, wbs_op_name(rs->v[d->fs[j]].op), e->line,
 				d->lvl[j]);
+		}
 	}
 }
 
