@@ -9,6 +9,7 @@
 
 #define MAX_ADV_PER_SYNC 4
 #define CONTEXT_US 5000
+#define CROSS_CPU_US 50
 
 static const char *const vkind_names[WBS_V_NR] = {
 	[WBS_V_LOST] = "lost-error",
@@ -157,7 +158,11 @@ static int before(const struct ctx *c, size_t a, size_t b)
 
 	if (x->cpu == y->cpu)
 		return a < b;
-	return x->us < y->us && y->us * 1000 - x->us * 1000 >= c->gran;
+	/* across CPUs: readings at least a clock step apart, and 50 us, as
+	 * an event that interrupts another one's write in the ring buffer
+	 * may carry that one's (earlier) time stamp */
+	return x->us < y->us && y->us * 1000 - x->us * 1000 >= c->gran &&
+	       y->us - x->us >= CROSS_CPU_US;
 }
 
 static int on_dev(const struct ctx *c, const struct wbs_tev *e)
