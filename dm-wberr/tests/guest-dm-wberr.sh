@@ -162,7 +162,7 @@ EOF
 )
 NR_BAD_MSGS=$(echo "$BAD_MSGS" | wc -l)
 
-tap_begin $((97 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
+tap_begin $((100 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
 
 # ================================================================ module
 insmod "$WBERR_MODDIR/dm-wberr.ko"
@@ -262,6 +262,31 @@ dmsetup create ${DM}_delay --table "0 $LEN delay $disk $OFF 0"
 tap_is "$(dio $DEV nowait 8) $(dio /dev/mapper/${DM}_delay nowait 8)" "0 EOPNOTSUPP" \
 	"RWF_NOWAIT passes through wberr (DM_TARGET_NOWAIT); dm-delay refuses it (control)"
 dmsetup remove ${DM}_delay
+
+# io_uring (the benchmark's engine) first submits inline with REQ_NOWAIT,
+# which reaches wberr because it declares DM_TARGET_NOWAIT.  An EAGAIN from
+# that attempt makes io_uring retry the write from a worker without
+# REQ_NOWAIT (io_uring/rw.c), so an 'again' rule sees the write twice.
+uring() {	# one 4 KiB io_uring O_DIRECT write at sector 0; prints fio's errno
+	fio --name=u --filename=$DEV --ioengine=io_uring --direct=1 --bs=4k --size=4k \
+		--rw=write --output-format=json 2> /dev/null |
+		awk -F: '/"error"/ { gsub(/[ ,]/, "", $2); print $2; exit }'
+}
+msg log_clear
+id=$(msg add write timeout sectors=0-7)
+tap_is "$(uring) $(log_field 5)" "110 sync|nowait|idle" \
+	"io_uring write through 'timeout': ETIMEDOUT (110), submitted inline with REQ_NOWAIT"
+msg remove "$id"
+msg log_clear
+id=$(msg add write again sectors=0-7)
+tap_is "$(uring) $(log_field 5)" "11 sync|nowait|idle sync|idle" \
+	"io_uring write through 'again': EAGAIN (11) after io_uring's blocking retry hit the rule too"
+msg remove "$id"
+msg log_clear
+id=$(msg add write again sectors=0-7 count=1)
+tap_is "$(uring) $(log_field 5) $(msg list | sed 's/.* matched=//')" "0 sync|nowait|idle 2 fired=1" \
+	"io_uring write through 'again count=1': the worker's retry succeeds"
+msg remove "$id"
 
 # NOTSUPP on an empty flush: blkdev_fsync() turns -EOPNOTSUPP from
 # blkdev_issue_flush() into 0 (block/fops.c), so fsync succeeds; the log
