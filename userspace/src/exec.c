@@ -596,7 +596,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	int matrix_errno = mbs ? mbs->err : 0;
 	char *trace_text;
 	struct tr_event *ev = NULL;
-	int nev = 0, capev = 0;
+	int nev = 0, capev = 0, sb_trace = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->inst = inst;
@@ -632,7 +632,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	r->nproc = 1;
 	r->nsock = 1;
 	r->alive[0] = 1;
-	if (cfg->tracefs && trace_setup(cfg->tracefs)) {
+	if (cfg->tracefs && (sb_trace = trace_setup(cfg->tracefs)) < 0) {
 		snprintf(res->reason, sizeof(res->reason), "tracefs setup failed at %s", cfg->tracefs);
 		res->verdict = R_FAIL;
 		goto out;
@@ -724,7 +724,24 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 					e->seq, e->sector, e->nr, e->status);
 				continue;
 			}
-			oracle_record(&r->o, ino, fs_data_errno(r->fs, e->err));
+			{
+				int rec = fs_data_errno(r->fs, e->err), traced = -1;
+
+				/* a patched kernel traces the errno it records: the
+				 * model follows the kernel, and says where it differs
+				 * from stock 6.12's behaviour */
+				for (int t = 0; t < nev; t++)
+					if (ev[t].kind == TR_SET && r->in[ino].known &&
+					    ev[t].ino == r->in[ino].ino && ev[t].err > 0)
+						traced = ev[t].err;
+				if (traced > 0 && traced != rec) {
+					add_msg(sr->msg, sizeof(sr->msg),
+						"kernel records %s on %s where stock 6.12 records %s",
+						errno_name(traced), r->o.inode[ino].path, errno_name(rec));
+					rec = traced;
+				}
+				oracle_record(&r->o, ino, rec);
+			}
 			r->in[ino].last_log = k + 1;
 			/* cross-check: the kernel must have recorded it on that inode */
 			if (cfg->tracefs && r->in[ino].known) {
@@ -767,12 +784,13 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		if (v.msg[0])
 			add_msg(sr->msg, sizeof(sr->msg), "%s", v.msg);
 		/* the trace must agree with the model's cursor move */
-		if (pred.valid && cfg->tracefs && pred.inode >= 0 && r->in[pred.inode].known && marks == 2) {
+		if (pred.valid && cfg->tracefs && pred.inode >= 0 && r->in[pred.inode].known && marks == 2 &&
+		    (!pred.sb || sb_trace > 0)) {
 			struct tr_advance adv[64];
 			int na = 0;
 
 			for (int t = w_lo; t < w_hi && na < 64; t++)
-				if (ev[t].kind == TR_ADVANCE) {
+				if (ev[t].kind == (pred.sb ? TR_SB_ADVANCE : TR_ADVANCE)) {
 					adv[na].ino = ev[t].ino;
 					adv[na].old = ev[t].a;
 					adv[na].new_ = ev[t].b;

@@ -372,8 +372,8 @@ int oracle_check_trace(const struct or_pred *p, unsigned long ino,
 	int hits = 0, last = -1;
 
 	msg[0] = 0;
-	if (!p->valid || p->sb)
-		return 1;	/* no tracepoint for the super-block cursor */
+	if (!p->valid)
+		return 1;
 	for (int i = 0; i < nev; i++)
 		if (ev[i].ino == ino) {
 			hits++;

@@ -119,7 +119,10 @@ struct tr_advance {
 
 /*
  * Cross-check the call's errseq transition against the tracepoint events
- * seen during the call for the call's inode.  Returns 1 when consistent.
+ * seen during the call for the call's inode: file_check_and_advance_wb_err,
+ * or for syncfs file_check_and_advance_sb_err (kernel/patches/0004; stock
+ * 6.12 has no event for f_sb_err, so the caller skips it there).
+ * Returns 1 when consistent.
  */
 int oracle_check_trace(const struct or_pred *p, unsigned long ino,
 		       const struct tr_advance *ev, int nev, char *msg, size_t len);

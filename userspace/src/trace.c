@@ -54,14 +54,25 @@ int trace_parse(const char *text, struct tr_event **v, int *n, int *cap)
 			snprintf(e.mark, sizeof(e.mark), "%s", s + strlen("wberr-mark:"));
 			e.mark[strcspn(e.mark, " \n")] = 0;
 		} else if ((s = strstr(line, "filemap_set_wb_err: "))) {
+			char *en = strstr(s, " errno=");
+
+			/*
+			 * Stock 6.12 traces errseq_set()'s return (the value
+			 * before); with kernel/patches/0004 errseq= is the new
+			 * value and errno= the error recorded.
+			 */
 			e.kind = TR_SET;
+			e.err = -1;
 			if (sscanf(s, "filemap_set_wb_err: dev=%u:%u ino=%lx errseq=%x",
 				   &e.maj, &e.min, &e.ino, &e.a) != 4)
 				continue;
-		} else if ((s = strstr(line, "file_check_and_advance_wb_err: "))) {
+			if (en && sscanf(en, " errno=%d", &e.err) == 1 && e.err < 0)
+				e.err = -e.err;
+		} else if ((s = strstr(line, "file_check_and_advance_wb_err: ")) ||
+			   (s = strstr(line, "file_check_and_advance_sb_err: "))) {
 			char *d = strstr(s, " dev=");
 
-			e.kind = TR_ADVANCE;
+			e.kind = strstr(s, "_sb_err: ") ? TR_SB_ADVANCE : TR_ADVANCE;
 			if (!d || sscanf(d, " dev=%u:%u ino=%lx old=%x new=%x",
 					 &e.maj, &e.min, &e.ino, &e.a, &e.b) != 5)
 				continue;
@@ -86,6 +97,7 @@ int trace_setup(const char *root)
 {
 	char path[512];
 	struct stat st;
+	int sb;
 
 	snprintf(path, sizeof(path), "%s/trace_marker", root);
 	if (stat(path, &st)) {
@@ -101,9 +113,11 @@ int trace_setup(const char *root)
 	if (tw(root, "events/filemap/filemap_set_wb_err/enable", "1") ||
 	    tw(root, "events/filemap/file_check_and_advance_wb_err/enable", "1"))
 		return -1;
+	/* syncfs's cursor event exists only with kernel/patches/0004 */
+	sb = !tw(root, "events/filemap/file_check_and_advance_sb_err/enable", "1");
 	free(trace_take(root));
 	tw(root, "tracing_on", "1");
-	return 0;
+	return sb;
 }
 
 int trace_mark(const char *root, const char *fmt, ...)
@@ -139,4 +153,5 @@ void trace_stop(const char *root)
 {
 	tw(root, "events/filemap/filemap_set_wb_err/enable", "0");
 	tw(root, "events/filemap/file_check_and_advance_wb_err/enable", "0");
+	tw(root, "events/filemap/file_check_and_advance_sb_err/enable", "0");
 }

@@ -57,10 +57,12 @@ static void test_trace_lines(void)
 		"       fsynctest-68      [000] .N...    10.074371: filemap_set_wb_err: dev=253:0 ino=0xc errseq=0x0\n"
 		"       fsynctest-68      [000] .N...    10.078827: file_check_and_advance_wb_err: file=(____ptrval____) dev=253:0 ino=0xc old=0x0 new=0x1005\n"
 		"       wberr-run-70      [000] .....    10.1: tracing_mark_write: wberr-mark:B3\n"
-		"     jbd2/dm-0-8-55      [000] .N...    10.081975: filemap_set_wb_err: dev=0:3 ino=0xfd00000 errseq=0x0\n";
+		"     jbd2/dm-0-8-55      [000] .N...    10.081975: filemap_set_wb_err: dev=0:3 ino=0xfd00000 errseq=0x0\n"
+		"     kworker/0:1-9      [000] .....    11.0: filemap_set_wb_err: dev=253:0 ino=0xd errseq=0x6e old=0x0 errno=110 seq=0\n"
+		"       wberr-run-71      [000] .....    11.5: file_check_and_advance_sb_err: file=0000 dev=253:0 ino=0xd old=0x0 new=0x106e errno=110 seq=0\n";
 
-	is_int(4, trace_parse(text, &v, &n, &cap), "four events");
-	if (n == 4) {
+	is_int(6, trace_parse(text, &v, &n, &cap), "six events");
+	if (n == 6) {
 		is_int(TR_SET, v[0].kind, "set event");
 		is_int(0xc, v[0].ino, "ino");
 		is_int(68, v[0].pid, "pid");
@@ -70,6 +72,10 @@ static void test_trace_lines(void)
 		is_str("B3", v[2].mark, "marker text");
 		is_int(0xfd00000, v[3].ino, "bdev inode is the kernel dev_t");
 		is_int(55, v[3].pid, "pid after a dashed comm");
+		is_int(-1, v[3].err, "stock 6.12 set events carry no errno");
+		is_int(110, v[4].err, "patched set events carry the errno recorded");
+		is_int(TR_SB_ADVANCE, v[5].kind, "syncfs cursor event");
+		is_int(0x106e, v[5].b, "its new value");
 	}
 	free(v);
 }
