@@ -56,6 +56,7 @@ old_wb=$(cat /proc/sys/vm/dirty_writeback_centisecs)
 echo 100 > /proc/sys/vm/dirty_writeback_centisecs
 : > "$summary"
 echo "seed=$seed duration_s=$dur procs=$procs fds=4 cpus=$(grep -c ^processor /proc/cpuinfo)" >> "$summary"
+cpus=$(grep -c ^processor /proc/cpuinfo)
 
 val() {	# $1: key, $2: file with key=value words -> first value, 0 if none
 	v=$(tr ' ' '\n' < "$2" 2>/dev/null | sed -n "s/^$1=//p" | head -n 1)
@@ -85,8 +86,10 @@ mkfs_for() {	# $1: fs, $2: device
 # A soak asks for hours: split into rounds of at most 60 s (fresh files,
 # seed + round), each checked on its own, so the trace buffer and the
 # records stay bounded.
+[ "$dur" -ge 1 ] 2>/dev/null || dur=1
 rounds=$(( (dur + 59) / 60 ))
 rdur=$(( dur / rounds ))
+tap_diag "guest CPUs: $cpus (races between CPUs need 2 or more: '# wberr-smp: 2'), seed $seed, $rounds x ${rdur}s per fs"
 
 for fs in $fslist; do
 	name=wbs-$fs
