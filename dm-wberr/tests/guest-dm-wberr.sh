@@ -162,7 +162,7 @@ EOF
 )
 NR_BAD_MSGS=$(echo "$BAD_MSGS" | wc -l)
 
-tap_begin $((100 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
+tap_begin $((105 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
 
 # ================================================================ module
 # load it unless an earlier suite did; unload it at the end only if loaded here
@@ -432,6 +432,31 @@ tap_is "$(dio -n 2 $DEV write 7000) $(msg list | awk '{ print $NF }' | tr '\n' '
 	"EIO ETIMEDOUT fired=1 fired=1 " "overlapping rules: the lower id fires first, the next one after it is spent"
 tap_is "$(msg list | awk -v b=$b '$1 == b { print $(NF - 1) }')" "matched=1" \
 	"a rule behind a rule that fired does not count that bio"
+msg clear
+
+# more overlapping rules than map collects at once (16): it falls back to a
+# scan in id order with the same result.  With count=1 each, write j is
+# failed by rule j after rules 1..j-1 (spent) counted it.
+for n in 16 17 20; do
+	i=0
+	while [ $i -lt $n ]; do
+		msg add write ioerr sectors=8000-8007 count=1 > /dev/null
+		i=$((i + 1))
+	done
+	want=$(awk -v n=$n 'BEGIN { for (i = 0; i < n; i++) printf "EIO "; print "0" }')
+	wantm=$(awk -v n=$n 'BEGIN { for (k = 1; k <= n; k++) printf "%d fired=1 ", n + 2 - k }')
+	tap_is "$(dio -n $((n + 1)) $DEV write 8000) | $(msg list | sed 's/.* matched=//' | tr '\n' ' ')" \
+		"$want | $wantm" "$n overlapping count=1 rules fail $n writes in id order; matched counts per rule"
+	msg clear
+done
+
+# the rule limit: 4096 rules, then ENOSPC (messages sent by ioctl: fast)
+awk 'BEGIN { for (i = 0; i < 4097; i++) printf "add write ioerr sectors=%d-%d\n", 100000 + i * 8, 100003 + i * 8 }' |
+	wberr-msgfuzz lines $DM > /tmp/wberr-cap.txt
+tap_is "$(tr '\n' ' ' < /tmp/wberr-cap.txt)" "line 4097: errno=28 msg=add write ioerr sectors=132768-132771 sent=4097 ok=4096 " \
+	"4096 rules are accepted, the 4097th is refused with ENOSPC"
+tap_is "$(msg list | wc -l) $(dio $DEV write $((100000 + 4095 * 8)) 4) $(dio $DEV write $((100004 + 4095 * 8)) 4) $(dio $DEV write 99992 8)" \
+	"4096 EIO 0 0" "with 4096 rules the last one still fires exactly on its range"
 msg clear
 
 # ---- probability: seeded, reproducible, seed-dependent
