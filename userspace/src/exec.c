@@ -735,9 +735,12 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 					    ev[t].ino == r->in[ino].ino && ev[t].err > 0)
 						traced = ev[t].err;
 				if (traced > 0 && traced != rec) {
-					add_msg(sr->msg, sizeof(sr->msg),
-						"kernel records %s on %s where stock 6.12 records %s",
-						errno_name(traced), r->o.inode[ino].path, errno_name(rec));
+					char note[PATH_LEN + 96];
+
+					snprintf(note, sizeof(note), "kernel records %s on %s where stock 6.12 records %s",
+						 errno_name(traced), r->o.inode[ino].path, errno_name(rec));
+					if (!strstr(sr->msg, note))
+						add_msg(sr->msg, sizeof(sr->msg), "%s", note);
 					rec = traced;
 				}
 				oracle_record(&r->o, ino, rec);
