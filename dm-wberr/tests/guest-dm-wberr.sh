@@ -82,6 +82,8 @@ cleanup() {
 	dmsetup remove ${DM}_delay > /dev/null 2>&1
 	dmsetup remove ${DM}_bad > /dev/null 2>&1
 	dmsetup remove ${DM}_two > /dev/null 2>&1
+	dmsetup remove ${DM}_nc > /dev/null 2>&1
+	dmsetup remove ${DM}_lin > /dev/null 2>&1
 	[ -n "$loaded_here" ] && rmmod dm_wberr > /dev/null 2>&1
 }
 trap cleanup EXIT
@@ -162,7 +164,7 @@ EOF
 )
 NR_BAD_MSGS=$(echo "$BAD_MSGS" | wc -l)
 
-tap_begin $((105 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
+tap_begin $((107 + NR_STATUSES + NR_BAD_TABLES + NR_BAD_MSGS))
 
 # ================================================================ module
 # load it unless an earlier suite did; unload it at the end only if loaded here
@@ -195,6 +197,32 @@ tap_is "$(dmsetup table $DM)" "$before" "'dmsetup table | dmsetup load' round-tr
 dio $DEV write 0 8 0x3c > /dev/null
 tap_is "$(dio $DEV check 0 8 0x3c) $(dio $disk check $OFF 8 0x3c)" "0 0" \
 	"pass-through: data written at sector 0 lands at <offset> on the disk"
+
+# queue limits are the disk's (dm core stacks them through iterate_devices;
+# io_hints changes nothing)
+q=/sys/block/$(dmsetup info -c --noheadings -o blkdevname $DM)/queue
+diff=
+for a in logical_block_size physical_block_size discard_granularity discard_max_bytes write_zeroes_max_bytes; do
+	[ "$(cat $q/$a)" = "$(cat /sys/block/$diskname/queue/$a)" ] || diff="$diff $a"
+done
+tap_is "${diff:-none} $(cat $q/write_zeroes_max_bytes)" "none $(cat /sys/block/$diskname/queue/write_zeroes_max_bytes)" \
+	"queue limits pass through: block sizes, discard and write-zeroes limits equal the disk's"
+
+# flush_supported: over a device without a write cache (null_blk's default)
+# dm-linear reports write through and the block layer drops empty flushes
+# before dm; wberr reports write back, so a flush rule can still fail fsync
+if [ -b /dev/nullb0 ]; then
+	dmsetup create ${DM}_nc --table "0 8192 wberr /dev/nullb0 0"
+	dmsetup create ${DM}_lin --table "0 8192 linear /dev/nullb0 0"
+	dmsetup message ${DM}_nc 0 add flush timeout > /dev/null
+	tap_is "$(cat /sys/block/nullb0/queue/write_cache)|$(cat /sys/block/$(dmsetup info -c --noheadings -o blkdevname ${DM}_lin)/queue/write_cache)|$(cat /sys/block/$(dmsetup info -c --noheadings -o blkdevname ${DM}_nc)/queue/write_cache)|$(dio /dev/mapper/${DM}_nc flush 0)" \
+		"write through|write through|write back|ETIMEDOUT" \
+		"over cache-less null_blk: linear 'write through', wberr 'write back' and its flush rule fails fsync"
+	dmsetup remove ${DM}_nc
+	dmsetup remove ${DM}_lin
+else
+	tap_skip "over cache-less null_blk: wberr advertises a write cache" "no /dev/nullb0"
+fi
 
 # ---- bad tables: refused with the reason, nothing created
 while IFS='|' read -r args reason; do
