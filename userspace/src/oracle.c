@@ -216,14 +216,17 @@ void oracle_record(struct oracle *o, int inode, int err)
 	/* mapping_set_error(): the mapping, then host->i_sb->s_wb_err */
 	errseq_set(&o->inode[inode].wb_err, -err);
 	errseq_set(&o->sb_err[SB_FS], -err);
+	o->inode[inode].as_flags |= err == ENOSPC ? OR_AS_ENOSPC : OR_AS_EIO;
 }
 
 void oracle_umount(struct oracle *o)
 {
 	/* a new super block and new inodes: nothing carries over */
 	for (int i = 0; i < o->ninodes; i++)
-		if (!(o->fs == FS_RAW && !strcmp(o->inode[i].path, "@dev")))
+		if (!(o->fs == FS_RAW && !strcmp(o->inode[i].path, "@dev"))) {
 			o->inode[i].wb_err = 0;
+			o->inode[i].as_flags = 0;
+		}
 	if (o->fs != FS_RAW)
 		o->sb_err[SB_FS] = 0;
 }
@@ -243,8 +246,10 @@ void oracle_drop_caches(struct oracle *o, unsigned value)
 	/* prune_icache_sb(): an unreferenced clean inode is evicted and its
 	 * mapping (with wb_err) freed; a later open gets a fresh one */
 	for (int i = 0; i < o->ninodes; i++)
-		if (!inode_held(o, i))
+		if (!inode_held(o, i)) {
 			o->inode[i].wb_err = 0;
+			o->inode[i].as_flags = 0;
+		}
 }
 
 int oracle_sync(struct oracle *o, int op, const char *proc, const char *fd, int flags,
@@ -298,15 +303,31 @@ int oracle_sync(struct oracle *o, int op, const char *proc, const char *fd, int 
 	p->map_before = *map;
 	p->cur_before = *cur;
 	p->consumed = *map != *cur;
+	/*
+	 * btrfs_sync_file() waits with btrfs_wait_ordered_range(), whose
+	 * filemap_fdatawait_range() returns filemap_check_errors(): -EIO if
+	 * AS_EIO is set (checked last), else -ENOSPC; that is what fsync
+	 * returns, while file_check_and_advance_wb_err() still advances the
+	 * cursor in the same call.
+	 */
+	if (o->fs == FS_BTRFS && (op == OP_FSYNC || op == OP_FDATASYNC || op == OP_MSYNC ||
+				  op == OP_WRITE || op == OP_PWRITE)) {
+		int fl = o->inode[p->inode].as_flags;
+
+		p->flag_err = fl & OR_AS_EIO ? EIO : fl & OR_AS_ENOSPC ? ENOSPC : 0;
+	}
 	p->err = -errseq_check_and_advance(map, cur);
 	p->cur_after = *cur;
+	/* file_check_and_advance_wb_err() always clears AS_EIO and AS_ENOSPC */
+	if (!p->sb)
+		o->inode[p->inode].as_flags = 0;
 	return 0;
 }
 
 void oracle_judge(const struct or_pred *pred, int actual, const struct step *st, int fs,
 		  int matrix_errno, int nondata_faults, struct verdict *v)
 {
-	int model = pred && pred->valid ? pred->err : 0;
+	int model = pred && pred->valid ? (pred->flag_err ? pred->flag_err : pred->err) : 0;
 	int want = st->expect.set ? st->expect.err[fs] : EXPECT_UNSET;
 
 	memset(v, 0, sizeof(*v));

@@ -22,9 +22,14 @@
  * dentry lives, so syncfs on it samples devtmpfs's s_wb_err) */
 enum { SB_FS, SB_DEVTMPFS, SB__N };
 
+/* the legacy mapping flags mapping_set_error() also sets */
+#define OR_AS_EIO	1
+#define OR_AS_ENOSPC	2
+
 struct or_inode {
 	char path[PATH_LEN];
 	errseq_t wb_err;
+	int as_flags;		/* OR_AS_*: cleared by file_check_and_advance_wb_err() */
 	int linked;		/* still reachable by path */
 };
 
@@ -63,6 +68,7 @@ struct or_pred {
 	int consumed;		/* f_wb_err (or f_sb_err) moves */
 	errseq_t map_before, cur_before, cur_after;
 	int sb;			/* syncfs: checked the super block */
+	int flag_err;		/* btrfs: what filemap_check_errors() made of AS_* */
 };
 
 void oracle_init(struct oracle *o, int fs);

@@ -248,6 +248,37 @@ static void test_trace_cross_check(void)
 	is_int(0, oracle_check_trace(&p, 0xc, ev, 1, msg, sizeof(msg)), "a different errno in the cursor is caught");
 }
 
+static void test_btrfs_fsync_returns_the_legacy_flags(void)
+{
+	struct or_pred p;
+	struct step st;
+	struct verdict v;
+
+	memset(&st, 0, sizeof(st));
+	for (int i = 0; i < FS__N; i++)
+		st.expect.err[i] = EXPECT_UNSET;
+	oracle_init(&o, FS_BTRFS);
+	oracle_open(&o, "main", "a", "f", O_RDWR | O_CREAT);
+	oracle_open(&o, "main", "b", "f", O_RDWR);
+	oracle_record(&o, oracle_inode(&o, "f", 0), ETIMEDOUT);
+	oracle_sync(&o, OP_FSYNC, "main", "a", 0, &p);
+	is_int(ETIMEDOUT, p.err, "the cursor consumes ETIMEDOUT");
+	is_int(EIO, p.flag_err, "but btrfs fsync returns AS_EIO as -EIO");
+	oracle_judge(&p, EIO, &st, FS_BTRFS, 0, 0, &v);
+	is_int(1, v.pass, "so EIO is the expected return");
+	oracle_sync(&o, OP_FSYNC, "main", "b", 0, &p);
+	is_int(ETIMEDOUT, p.err, "the second fd's cursor still has it");
+	is_int(0, p.flag_err, "the flags were cleared by the first check");
+	oracle_record(&o, oracle_inode(&o, "f", 0), ENOSPC);
+	oracle_sync(&o, OP_FSYNC, "main", "a", 0, &p);
+	is_int(ENOSPC, p.flag_err, "AS_ENOSPC alone gives ENOSPC");
+	oracle_record(&o, oracle_inode(&o, "f", 0), ETIMEDOUT);
+	oracle_record(&o, oracle_inode(&o, "f", 0), ENOSPC);
+	oracle_sync(&o, OP_FSYNC, "main", "a", 0, &p);
+	is_int(ENOSPC, p.err, "errseq keeps the latest errno");
+	is_int(EIO, p.flag_err, "filemap_check_errors() tests AS_EIO last: EIO");
+}
+
 static void test_fidelity_model(void)
 {
 	is_int(EIO, fs_data_errno(FS_RAW, ETIMEDOUT), "raw bdev writeback flattens to EIO (buffer heads)");
@@ -272,5 +303,6 @@ int main(void)
 	test_judge();
 	test_trace_cross_check();
 	test_fidelity_model();
+	test_btrfs_fsync_returns_the_legacy_flags();
 	return tap_done();
 }
