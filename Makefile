@@ -37,7 +37,7 @@ DEB_PACKAGES := linux-source-6.12 build-essential flex bison bc libelf-dev \
 	xz-utils python3 util-linux patch
 
 .PHONY: help deps kernel module userspace guest-tools image run test unit-test \
-	guest-test bench shell clean distclean check-runner
+	guest-test bench soak shell clean distclean check-runner
 
 help:
 	@echo "make run    - build everything, boot the guest, run the default scenarios"
@@ -98,15 +98,28 @@ test: image
 	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS) || true
 	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
 		--results $(RESULTS) --timeout $${WBERR_TEST_TIMEOUT:-2400} \
-		--suites all || true
+		--suites all --name suites || true
+	@if grep -qs '# wberr-smp:' $(TOP)/*/tests/guest-*.sh $(TOP)/qemu/suites/*.sh; then \
+		$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
+		--results $(RESULTS) --timeout $${WBERR_TEST_TIMEOUT:-2400} \
+		--suites smp --smp 2 --name suites-smp2 || true; fi
 	@$(TOP)/qemu/report.sh $(RESULTS)
 
 run: image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
 		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} \
-		--suites default || true
+		--suites default --name run || true
 	@$(TOP)/qemu/report.sh --summary $(RESULTS)
+
+# Hours of stress for people who want them: DURATION in seconds.
+DURATION ?= 3600
+soak: image
+	@mkdir -p $(BUILD)/results-soak
+	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
+		--results $(BUILD)/results-soak --suites guest-stress --smp 2 --name soak \
+		--timeout $$(( $(DURATION) * 3 + 900 )) --append "wberr_stress_duration=$(DURATION)"
+	@$(TOP)/qemu/report.sh $(BUILD)/results-soak
 
 shell: image
 	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) --interactive

@@ -14,5 +14,9 @@ if [ -f "$top/userspace/Makefile" ]; then
 	echo "[host] userspace unit tests"
 	make -s -C "$top/userspace" check BUILD="$top/build" > "$results/host-userspace.tap" || rc=1
 fi
+if [ -f "$top/userspace/stress/Makefile" ]; then
+	echo "[host] stress tool unit tests"
+	make -s -C "$top/userspace/stress" check BUILD="$top/build" > "$results/host-stress.tap" || rc=1
+fi
 grep -h '^not ok' "$results"/host-*.tap | sed 's/^/[host] /'
 exit $rc
