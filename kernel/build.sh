@@ -11,8 +11,9 @@
 #
 # A key that is already built is reused as is.  A new key is seeded from the
 # newest built tree of the same source version (old patches reverted, new
-# ones applied, files keep their mtimes), so a patch or config change is an
-# incremental build, not a cold one.
+# ones applied, files keep their mtimes).  That saves the extraction but not
+# much compiling: the copy lives at a new path and the build records
+# absolute paths, so about 1,400 of ~1,800 objects rebuild anyway (measured).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -34,8 +34,10 @@ host_tools=(
 )
 lvm_cmds=(pvcreate pvremove vgcreate vgremove vgchange lvcreate lvremove lvs vgs pvs lvchange)
 
-root=$build/image-root
-list=$build/image.list
+# Staging is named after the output, so two images can be built at once.
+stage=$(dirname "$out")/.$(basename "$out").stage
+root=$stage/root
+list=$stage/image.list
 rm -rf "$root"
 mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,etc,opt/wberr/{bin,modules,suites,share,libexec}}
 
@@ -84,7 +86,7 @@ for s in "$here"/suites/*.sh "$top"/dm-wberr/tests/guest-*.sh \
 	 "$top"/kernel/tests/guest-*.sh "$top"/userspace/tests/guest-*.sh; do
 	[ -f "$s" ] && install -m 0755 "$s" "$root/opt/wberr/suites/"
 done
-[ -d "$top/scenarios" ] && cp -r "$top/scenarios" "$root/opt/wberr/share/"
+[ -d "$top/scenarios" ] && cp -rL "$top/scenarios" "$root/opt/wberr/share/"
 install -m 0755 "$here/guest/init" "$root/init"
 install -m 0755 "$here/guest/run-suites" "$root/opt/wberr/libexec/run-suites"
 install -m 0644 "$here/guest/tap.sh" "$root/opt/wberr/libexec/tap.sh"
