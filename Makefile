@@ -20,9 +20,21 @@ WBERR_CACHE ?= $(HOME)/.cache/wberr
 export WBERR_CACHE
 
 GUEST_BIN := $(BUILD)/guest-bin
-MODDIR    := $(BUILD)/modules
+# dm-wberr is compiled in a copy under build/, one per flavour: Kbuild writes
+# its objects next to the sources, and a default and a debug .ko must not mix.
+KMOD_SRC  := $(BUILD)/kmod-$(KCONFIG)
+MODDIR    := $(BUILD)/modules-$(KCONFIG)
 RESULTS   := $(BUILD)/results
 IMAGE     := $(BUILD)/initramfs-$(KCONFIG).cpio
+# The debug kernel (KASAN, lockdep, kmemleak) runs several times slower
+# under TCG; its suites get proportionally longer timeouts.
+ifeq ($(KCONFIG),debug)
+TIMEOUT_SCALE := 4
+else
+TIMEOUT_SCALE := 1
+endif
+GUEST_TIMEOUT_ARGS = --timeout $$(( $${WBERR_TEST_TIMEOUT:-2400} * $(TIMEOUT_SCALE) )) \
+	--append "wberr_suite_timeout=$$(( 1200 * $(TIMEOUT_SCALE) ))"
 
 # The kernel tree for the selected flavour; computed lazily (the key hashes
 # the patch series and config, so it changes whenever they do).
@@ -62,11 +74,10 @@ kernel: deps
 	@$(TOP)/kernel/build.sh
 
 module: kernel
-	@mkdir -p $(MODDIR)
-	@if [ -f $(TOP)/dm-wberr/Kbuild ]; then \
-		$(MAKE) -s -C $(KTREE) ARCH=x86_64 M=$(TOP)/dm-wberr modules && \
-		cp $(TOP)/dm-wberr/*.ko $(MODDIR)/; \
-	fi
+	@mkdir -p $(MODDIR) $(KMOD_SRC)
+	@cp -p $(TOP)/dm-wberr/Kbuild $(TOP)/dm-wberr/*.c $(KMOD_SRC)/
+	@$(MAKE) -s -C $(KTREE) ARCH=x86_64 M=$(KMOD_SRC) modules
+	@cp $(KMOD_SRC)/*.ko $(MODDIR)/
 
 # Guest-side helper programs that live next to the tests that use them.
 GUEST_TOOL_SRCS := $(wildcard $(TOP)/qemu/guest/*.c $(TOP)/dm-wberr/tests/*.c $(TOP)/kernel/tests/*.c)
@@ -86,7 +97,7 @@ userspace: deps guest-tools
 		$(MAKE) -s -C $(TOP)/userspace/stress BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN); fi
 
 image: kernel module userspace
-	@$(TOP)/qemu/mkimage.sh --kernel-tree $(KTREE) --out $(IMAGE)
+	@$(TOP)/qemu/mkimage.sh --kernel-tree $(KTREE) --modules $(MODDIR) --out $(IMAGE)
 
 unit-test: userspace
 	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS)
@@ -97,11 +108,11 @@ test: image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS) || true
 	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
-		--results $(RESULTS) --timeout $${WBERR_TEST_TIMEOUT:-2400} \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
 		--suites all --name suites || true
 	@if grep -qs '# wberr-smp:' $(TOP)/*/tests/guest-*.sh $(TOP)/qemu/suites/*.sh; then \
 		$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
-		--results $(RESULTS) --timeout $${WBERR_TEST_TIMEOUT:-2400} \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
 		--suites smp --smp 2 --name suites-smp2 || true; fi
 	@$(TOP)/qemu/report.sh $(RESULTS)
 
@@ -130,8 +141,6 @@ bench: image
 
 clean:
 	rm -rf $(BUILD)
-	@if [ -f $(TOP)/dm-wberr/Kbuild ] && [ -d "$(KTREE)" ]; then \
-		$(MAKE) -s -C $(KTREE) M=$(TOP)/dm-wberr clean; fi
 
 # Also drops the kernel cache (a cold rebuild follows).
 distclean: clean

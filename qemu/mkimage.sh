@@ -7,21 +7,24 @@
 # per boot under TCG.  Packed with the kernel's own gen_init_cpio, so no root
 # is needed for device nodes and the archive is reproducible.
 #
-#   qemu/mkimage.sh --kernel-tree DIR --out FILE
+#   qemu/mkimage.sh --kernel-tree DIR --out FILE [--modules DIR]
+#
+# --modules names the directory holding the out-of-tree .ko files (dm-wberr).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 build=$top/build
-ktree= out=
+ktree= out= moddir=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel-tree) ktree=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--modules) moddir=$2; shift 2 ;;
 	*) echo "mkimage: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
-[ -n "$ktree" ] && [ -n "$out" ] || { echo "usage: mkimage.sh --kernel-tree DIR --out FILE" >&2; exit 2; }
+[ -n "$ktree" ] && [ -n "$out" ] || { echo "usage: mkimage.sh --kernel-tree DIR --out FILE [--modules DIR]" >&2; exit 2; }
 gen_init_cpio=$ktree/usr/gen_init_cpio
 [ -x "$gen_init_cpio" ] || { echo "mkimage: $gen_init_cpio missing: build the kernel first" >&2; exit 1; }
 
@@ -78,7 +81,7 @@ if [ -d "$build/guest-bin" ]; then
 fi
 
 # Modules: dm-wberr.ko and every module the kernel tree built (KUnit suites).
-[ -d "$build/modules" ] && cp "$build/modules"/*.ko "$root/opt/wberr/modules/" 2>/dev/null || true
+[ -n "$moddir" ] && [ -d "$moddir" ] && cp "$moddir"/*.ko "$root/opt/wberr/modules/" 2>/dev/null || true
 find "$ktree" -name '*.ko' -not -path '*/.wberr-*' -exec cp {} "$root/opt/wberr/modules/" \;
 
 # Suites, following the contract in qemu/README.md.

@@ -23,7 +23,7 @@ disk=$1
 sectors=$(blockdev --getsz "$disk")
 work=/tmp/errseq-patches
 mkdir -p "$work"
-probe=wberr-errseq-probe
+probe=wberr-fdshell
 
 # status name, blk_status_t, errno name, errno number
 statuses="timeout:2:ETIMEDOUT:110 resv_conflict:6:EBADE:52 nospc:3:ENOSPC:28

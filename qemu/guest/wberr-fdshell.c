@@ -10,12 +10,22 @@
  *   write NAME BYTES FILL       buffered write at the current offset, FILL a byte (0xab)
  *   pwrite NAME OFFSET BYTES FILL
  *   fsync NAME | fdatasync NAME | syncfs NAME | close NAME
+ *   sync                        sync(2): writes back, reports nothing ("sync = 0")
+ *   fdinfo NAME                 the fd's writeback-error state, see below
  *   sh COMMAND...               run COMMAND with /bin/sh, result is its exit status
  *   marker TEXT...              write TEXT to the trace_marker, to label the trace
  *
  * Result lines: "<verb> <name> = <ERRNAME|0>" (sh: "sh = <status>").  A
  * malformed command prints "error: <reason>" and exits 2: a test script with
  * a typo must fail loudly, not skip a step.
+ *
+ * fdinfo copies, field by field, the four lines kernel/patches adds to
+ * /proc/self/fdinfo (one result line; spaces inside a value become commas):
+ *
+ *   fdinfo NAME = wb_err=<hex>,<errno>,<unseen> wb_err_cursor=<hex>
+ *                 sb_err=<hex>,<errno>,<unseen> sb_err_cursor=<hex>
+ *
+ * or "fdinfo NAME = absent" on a kernel without them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_FDS 64
@@ -127,6 +138,47 @@ static void trace_marker(const char *text)
 	}
 }
 
+/* Prints the four errseq fields of /proc/self/fdinfo/FD on one line. */
+static void show_fdinfo(const char *name, int fd)
+{
+	static const char *const keys[] = {
+		"wb_err", "wb_err_cursor", "sb_err", "sb_err_cursor",
+	};
+	char path[64], line[256], out[4][96] = { "", "", "", "" };
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f) {
+		printf("fdinfo %s = %s\n", name, errname(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *tab = strchr(line, '\t'), *p;
+
+		if (!tab || tab == line || tab[-1] != ':')
+			continue;
+		tab[-1] = '\0';
+		for (unsigned int i = 0; i < 4; i++) {
+			if (strcmp(line, keys[i]))
+				continue;
+			tab[strcspn(tab, "\n")] = '\0';
+			for (p = tab + 1; *p; p++)
+				if (*p == ' ')
+					*p = ',';
+			snprintf(out[i], sizeof(out[i]), "%s", tab + 1);
+			found |= 1 << i;
+		}
+	}
+	fclose(f);
+	if (found != 0xf)
+		printf("fdinfo %s = absent\n", name);
+	else
+		printf("fdinfo %s = wb_err=%s wb_err_cursor=%s sb_err=%s sb_err_cursor=%s\n",
+		       name, out[0], out[1], out[2], out[3]);
+}
+
 int main(void)
 {
 	struct fd_table table = { .count = 0 };
@@ -151,6 +203,12 @@ int main(void)
 		}
 		if (!strcmp(verb, "marker")) {
 			trace_marker(line + 7);
+			continue;
+		}
+		if (!strcmp(verb, "sync")) {
+			sync();
+			printf("sync = 0\n");
+			fflush(stdout);
 			continue;
 		}
 		if (n < 2)
@@ -182,6 +240,10 @@ int main(void)
 		} else if (!strcmp(verb, "close")) {
 			err = close(*fd) ? errno : 0;
 			*fd = -1;
+		} else if (!strcmp(verb, "fdinfo")) {
+			show_fdinfo(name, *fd);
+			fflush(stdout);
+			continue;
 		} else {
 			usage_error("unknown verb", line);
 		}
