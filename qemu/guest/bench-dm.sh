@@ -1,31 +1,51 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest side of `make bench`: fio over one null_blk device (memory_backed=0,
-# irqmode=0: completion inline, so under QEMU -icount guest time counts
-# instructions) through each target, in rotated rounds.  Each run's fio JSON
-# goes to /results/bench/<engine>-<target>-r<round>.json; the host computes
-# the ratios to dm-linear within each round.
+# Guest side of `make bench`: fio through dm-linear, dm-flakey (up, no
+# faults), dm-wberr with no rules and dm-wberr with 1,000 non-matching rules,
+# all over one lower device, in rotated rounds.  Each run's fio JSON goes to
+# OUT/<engine>-<target>-r<round>.json; the host computes ratios to dm-linear
+# within each round (qemu/bench_report.py).
 #
-#   bench-dm.sh ROUNDS RUNTIME ENGINES          e.g. bench-dm.sh 3 8 psync,io_uring
+#   bench-dm.sh [-d DEV] [-o OUT] [-s MiB] [-f] ROUNDS RUNTIME ENGINES
+#
+#   -d DEV   lower device (default /dev/nullb0: null_blk, for the -icount run)
+#   -o OUT   output directory (default /results/bench)
+#   -s MiB   size of the region fio writes (default: the first half)
+#   -f       fill the region once before round 1, so a sparse virtio backing
+#            file is allocated and no round pays for first writes
+#   ENGINES  comma list of ENGINE[:IODEPTH], e.g. psync,io_uring:16
+#
+# fio stays in the first half of the device; the 1,000 rules sit in the
+# second half, so every bio searches them and none matches.
 
+dev=/dev/nullb0 out=/results/bench size_mb= fill=
+while getopts d:o:s:f opt; do
+	case $opt in
+	d) dev=$OPTARG ;;
+	o) out=$OPTARG ;;
+	s) size_mb=$OPTARG ;;
+	f) fill=1 ;;
+	*) echo "usage: bench-dm.sh [-d DEV] [-o OUT] [-s MiB] [-f] ROUNDS RUNTIME ENGINES" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
 rounds=${1:-3}
 runtime=${2:-8}
 engines=$(echo "${3:-psync,io_uring}" | tr ',' ' ')
-out=/results/bench
 mkdir -p "$out"
-dev=/dev/nullb0
-[ -b "$dev" ] || { echo "bench: no $dev (null_blk parameters missing?)" >&2; exit 1; }
-echo none > /sys/block/nullb0/queue/scheduler 2>/dev/null
-sectors=$(blockdev --getsz $dev)
-# fio stays in the first half; the 1,000 rules sit in the second half, so
-# they are searched on every bio and never match.
+[ -b "$dev" ] || { echo "bench: no block device $dev" >&2; exit 1; }
+dname=$(basename "$dev")
+echo none > "/sys/block/$dname/queue/scheduler" 2>/dev/null
+sectors=$(blockdev --getsz "$dev")
 half=$((sectors / 2))
+[ -n "$size_mb" ] || size_mb=$((half / 2048))
+[ "$((size_mb * 2048))" -le "$half" ] || { echo "bench: -s $size_mb MiB reaches past the first half of $dev" >&2; exit 1; }
 
 targets="lin flk"
 dmsetup create lin --table "0 $sectors linear $dev 0" || exit 1
 dmsetup create flk --table "0 $sectors flakey $dev 0 3600 0" || exit 1
-if [ -f "$WBERR_MODDIR/dm-wberr.ko" ] && insmod "$WBERR_MODDIR/dm-wberr.ko"; then
+if [ -f "$WBERR_MODDIR/dm-wberr.ko" ] && { [ -d /sys/module/dm_wberr ] || insmod "$WBERR_MODDIR/dm-wberr.ko"; }; then
 	dmsetup create wb0 --table "0 $sectors wberr $dev 0" || exit 1
 	dmsetup create wb1k --table "0 $sectors wberr $dev 0" || exit 1
 	i=0
@@ -40,18 +60,27 @@ else
 	echo "bench: dm-wberr.ko not available, measuring the kernel's targets only" >&2
 fi
 targets="raw $targets"
-for t in $targets; do dmsetup table "$t" 2>/dev/null; done > "$out/tables.txt"
+for t in $targets; do [ "$t" = raw ] || dmsetup table "$t"; done > "$out/tables.txt"
 
-path_of() { [ "$1" = raw ] && echo $dev || echo "/dev/mapper/$1"; }
+path_of() { [ "$1" = raw ] && echo "$dev" || echo "/dev/mapper/$1"; }
 
-run_fio() {	# engine target round
-	fio --name="$1-$2" --filename="$(path_of "$2")" --ioengine="$1" --direct=1 \
-		--bs=4k --iodepth=1 --numjobs=1 --rw=randwrite --size=$((half / 2))k \
+run_fio() {	# engine[:iodepth] target round
+	fio_engine=${1%%:*} fio_qd=1
+	case "$1" in *:*) fio_qd=${1#*:} ;; esac
+	fio --name="$1-$2" --filename="$(path_of "$2")" --ioengine="$fio_engine" --iodepth="$fio_qd" --direct=1 \
+		--bs=4k --numjobs=1 --rw=randwrite --size="${size_mb}m" \
 		--norandommap --randrepeat=1 --time_based --runtime="$runtime" --ramp_time=1 \
-		--clocksource=clock_gettime --fadvise_hint=0 --percentile_list=50:90:99:99.9 \
-		--output-format=json --output="$out/$1-$2-r$3.json" > /dev/null 2>> "$out/fio.err"
+		--clocksource=clock_gettime --fadvise_hint=0 \
+		--percentile_list=1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.99 \
+		--output-format=json --output="$out/$(echo "$1" | sed 's/:/-qd/')-$2-r$3.json" \
+		> /dev/null 2>> "$out/fio.err"
 }
 
+if [ -n "$fill" ]; then
+	echo "WBERR-BENCH filling ${size_mb} MiB of $dev" >&3
+	fio --name=fill --filename="$dev" --ioengine=psync --direct=1 --bs=1m --rw=write \
+		--size="${size_mb}m" --fadvise_hint=0 > /dev/null 2>> "$out/fio.err" || exit 1
+fi
 # Warm-up so no first-touch cost lands in round 1.
 for t in $targets; do fio --name=warm --filename="$(path_of "$t")" --ioengine=psync --direct=1 \
 	--bs=4k --rw=randwrite --size=64m --runtime=1 --time_based --fadvise_hint=0 > /dev/null 2>&1; done
@@ -71,5 +100,8 @@ while [ $r -le "$rounds" ]; do
 	r=$((r + 1))
 done
 for t in $targets; do [ "$t" = raw ] || dmsetup remove "$t"; done
-echo "targets: $targets" > "$out/meta.txt"
-echo "rounds: $rounds runtime: $runtime engines: $engines" >> "$out/meta.txt"
+{
+	echo "device: $dev ($(cat "/sys/block/$dname/device/model" 2>/dev/null || echo "$dname"), $sectors sectors), fio region ${size_mb} MiB"
+	echo "targets: $targets"
+	echo "rounds: $rounds, runtime ${runtime}s + 1s ramp per run, engines: $engines"
+} > "$out/meta.txt"

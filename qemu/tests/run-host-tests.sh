@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Host-side tests (no guest): the runner's self-checks and the userspace
-# unit tests.  Each writes TAP into RESULTS_DIR/host-<name>.tap.
+# Host-side tests (no guest): the runner's self-checks, the bench report on
+# synthetic fio output, and the userspace unit tests.  Each writes TAP into RESULTS_DIR/host-<name>.tap.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -10,6 +10,8 @@ mkdir -p "$results"
 rc=0
 echo "[host] runner self-checks"
 "$here/runner-selftest.sh" > "$results/host-runner.tap" || rc=1
+echo "[host] bench report self-checks"
+PYTHONDONTWRITEBYTECODE=1 python3 "$here/bench-report-selftest.py" > "$results/host-bench-report.tap" || rc=1
 if [ -f "$top/userspace/Makefile" ]; then
 	echo "[host] userspace unit tests"
 	make -s -C "$top/userspace" check BUILD="$top/build" > "$results/host-userspace.tap" || rc=1
