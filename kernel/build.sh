@@ -6,14 +6,15 @@
 #
 #   kernel/build.sh [--flavour default|debug] [--print-tree] [--key]
 #
-# --print-tree  print the tree directory this key maps to and exit
+# --print-tree  print this flavour's tree directory and exit
 # --key         print the cache key and exit
 #
-# A key that is already built is reused as is.  A new key is seeded from the
-# newest built tree of the same source version (old patches reverted, new
-# ones applied, files keep their mtimes).  That saves the extraction but not
-# much compiling: the copy lives at a new path and the build records
-# absolute paths, so about 1,400 of ~1,800 objects rebuild anyway (measured).
+# One tree per source version and flavour, rebuilt in place: the key of its
+# last finished build is in .wberr-built.  When the key changes (a patch or
+# a config fragment changed), the old patches are reverted, the new ones
+# applied and the config regenerated in the same directory, so Kbuild
+# recompiles only what the change touches.  Trees from the older
+# one-directory-per-key layout are renamed into place on first use.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +24,6 @@ tarball=${WBERR_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 flavour=${KCONFIG:-default}
 # Bump when the build recipe changes in a way the inputs below do not show.
 recipe=3
-keep_trees=${WBERR_KEEP_TREES:-4}
 
 action=build
 while [ $# -gt 0 ]; do
@@ -68,15 +68,25 @@ key=$( {
 } | sha256sum | cut -c1-16)
 
 safe_version=$(printf '%s' "$src_version" | tr -c 'A-Za-z0-9.+-' '_')
-tree=$cache/linux-$safe_version-$flavour-$key
+tree=$cache/linux-$safe_version-$flavour
 
 case "$action" in
 print) echo "$tree"; exit 0 ;;
 key) echo "$key"; exit 0 ;;
 esac
 
-if [ -f "$tree/.wberr-built" ] && [ -f "$tree/vmlinux" ]; then
-	say "up to date: $tree"
+fresh() { [ -f "$tree/vmlinux" ] && [ "$(cat "$tree/.wberr-built" 2>/dev/null)" = "$key" ]; }
+# Trees left by the old per-key layout for this flavour are stale.
+remove_legacy_trees() {
+	local stale
+	for stale in "$cache"/linux-"$safe_version"-"$flavour"-*; do
+		[ -d "$stale" ] || continue
+		say "removing $stale (old per-key layout)"
+		rm -rf "$stale"
+	done
+}
+if fresh; then
+	say "up to date: $tree (key $key)"
 	exit 0
 fi
 
@@ -87,14 +97,12 @@ if ! flock -n 9; then
 	say "another build holds $cache/.lock; waiting"
 	flock 9
 fi
-if [ -f "$tree/.wberr-built" ] && [ -f "$tree/vmlinux" ]; then
-	say "up to date: $tree"
+if fresh; then
+	say "up to date: $tree (key $key)"
 	exit 0
 fi
 
 start=$(date +%s)
-# Built in place; .wberr-built marks a finished tree, so an interrupted
-# build resumes where it stopped.
 work=$tree
 
 revert_patches() {
@@ -109,30 +117,31 @@ revert_patches() {
 }
 
 if [ ! -d "$work" ]; then
-	seed=
-	for cand in $(ls -dt "$cache"/linux-"$safe_version"-"$flavour"-*/.wberr-built \
-			     "$cache"/linux-"$safe_version"-*/.wberr-built 2>/dev/null); do
-		seed=$(dirname "$cand")
-		break
-	done
-	if [ -n "$seed" ]; then
-		say "seeding from $seed (incremental build)"
-		cp -a "$seed" "$work"
-		rm -f "$work/.wberr-built"
-		revert_patches "$work"
-	else
-		say "extracting $tarball ($src_version)"
-		tmp=$cache/.extract.$$
-		rm -rf "$tmp"
-		mkdir -p "$tmp"
-		tar -C "$tmp" -xf "$tarball"
-		mv "$tmp"/linux-source-6.12 "$work"
-		rmdir "$tmp"
+	# The newest tree of the old per-key layout, if any, becomes this one.
+	legacy=$(ls -dt "$cache"/linux-"$safe_version"-"$flavour"-*/.wberr-built 2>/dev/null | head -n 1)
+	if [ -n "$legacy" ]; then
+		say "moving $(dirname "$legacy") to $work"
+		mv "$(dirname "$legacy")" "$work"
+		remove_legacy_trees
+		if fresh; then
+			say "up to date: $tree (key $key)"
+			exit 0
+		fi
 	fi
-else
-	say "resuming $work"
+fi
+if [ -d "$work" ]; then
+	# Also the path of a build that was interrupted: it resumes.
+	say "updating $work in place (built key $(cat "$work/.wberr-built" 2>/dev/null || echo none), want $key)"
 	rm -f "$work/.wberr-built"
 	revert_patches "$work"
+else
+	say "extracting $tarball ($src_version)"
+	tmp=$cache/.extract.$$
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	tar -C "$tmp" -xf "$tarball"
+	mv "$tmp"/linux-source-6.12 "$work"
+	rmdir "$tmp"
 fi
 
 mkdir -p "$work/.wberr-patches"
@@ -204,10 +213,5 @@ rm -f "$work/.wberr-config.fragment"
 echo "$key" > "$work/.wberr-built"
 say "built $(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$tree/include/generated/utsrelease.h") in $(($(date +%s) - start))s: $tree"
 
-# Prune: keep the newest trees only, the one just built among them.
-ls -dt "$cache"/linux-*/.wberr-built 2>/dev/null | tail -n +"$((keep_trees + 1))" |
-	while read -r stale; do
-		say "pruning $(dirname "$stale")"
-		rm -rf "$(dirname "$stale")"
-	done
+remove_legacy_trees
 exit 0
