@@ -19,7 +19,7 @@
 # fio stays in the first half of the device; the 1,000 rules sit in the
 # second half, so every bio searches them and none matches.
 
-dev=/dev/nullb0 out=/results/bench size_mb= fill=
+dev=/dev/nullb0 out=/results/bench size_mb= fill= rules_kb=
 while getopts d:o:s:f opt; do
 	case $opt in
 	d) dev=$OPTARG ;;
@@ -48,12 +48,19 @@ dmsetup create flk --table "0 $sectors flakey $dev 0 3600 0" || exit 1
 if [ -f "$WBERR_MODDIR/dm-wberr.ko" ] && { [ -d /sys/module/dm_wberr ] || insmod "$WBERR_MODDIR/dm-wberr.ko"; }; then
 	dmsetup create wb0 --table "0 $sectors wberr $dev 0" || exit 1
 	dmsetup create wb1k --table "0 $sectors wberr $dev 0" || exit 1
+	# What 1,000 rules cost in kernel memory: unreclaimable slab + vmalloc, before and after.
+	kmem_kb() { awk '/^(SUnreclaim|VmallocUsed):/ { kb += $2 } END { print kb }' /proc/meminfo; }
+	sync; echo 3 > /proc/sys/vm/drop_caches
+	mem_before=$(kmem_kb)
 	i=0
 	while [ $i -lt 1000 ]; do
 		s=$((half + i * 16))
 		dmsetup message wb1k 0 add write,fua,flush,read ioerr sectors=$s-$((s + 7)) > /dev/null || exit 1
 		i=$((i + 1))
 	done
+	sleep 1	# replaced rule snapshots are freed after an RCU grace period
+	sync; echo 3 > /proc/sys/vm/drop_caches
+	rules_kb=$(( $(kmem_kb) - mem_before ))
 	targets="$targets wb0 wb1k"
 	echo "bench: dm-wberr loaded; wb1k has $(dmsetup message wb1k 0 list | wc -l) rules" >&2
 else
@@ -104,4 +111,5 @@ for t in $targets; do [ "$t" = raw ] || dmsetup remove "$t"; done
 	echo "device: $dev ($(cat "/sys/block/$dname/device/model" 2>/dev/null || echo "$dname"), $sectors sectors), fio region ${size_mb} MiB"
 	echo "targets: $targets"
 	echo "rounds: $rounds, runtime ${runtime}s + 1s ramp per run, engines: $engines"
+	[ -n "$rules_kb" ] && echo "kernel memory (SUnreclaim + VmallocUsed) grew by $rules_kb kB while wb1k's 1,000 rules were added"
 } > "$out/meta.txt"
