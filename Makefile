@@ -113,7 +113,9 @@ unit-test: userspace
 	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS)
 
 # Everything: host unit tests, runner self-checks, then one guest boot that
-# runs every suite.  The last line is the totals over all TAP files.
+# runs every suite, one with 2 vCPUs for the suites that want them and, on
+# the debug kernel, one for the positive controls of KASAN, lockdep and
+# kmemleak.  The last line is the totals over all TAP files.
 test: image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS) || true
@@ -124,6 +126,10 @@ test: image
 		$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
 		--suites smp --smp 2 --name suites-smp2 || true; fi
+	@if [ "$(KCONFIG)" = debug ]; then \
+		$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
+		--suites guest-debug-controls --name debug-controls --expect-reports || true; fi
 	@$(TOP)/qemu/report.sh $(RESULTS)
 
 run: image

@@ -190,7 +190,7 @@ def latency_curves(runs, engine, target):
 def svg_chart(runs, engines, targets, path):
     """Latency percentile curves, one panel per engine; x in 'nines', y log."""
     pw, ph, ml, mr, mt, mb = 440, 300, 62, 44, 40, 48
-    width = ml + len(engines) * (pw + mr) + 170
+    width = ml + len(engines) * (pw + mr) + 240
     height = mt + ph + mb
     all_us = [us for e in engines for t in targets for _, us in latency_curves(runs, e, t)]
     if not all_us:

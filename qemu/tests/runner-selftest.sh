@@ -25,12 +25,14 @@ check() {	# $1 observed, $2 expected, $3 description
 }
 
 echo "TAP version 14"
-echo "1..10"
+echo "1..12"
 run exit-0 --cmd true;  check "$status" 0 "guest command status 0 is returned"
 run exit-7 --cmd 'exit 7'; check "$status" 7 "guest command status 7 is returned unchanged"
 run oops --cmd true; check "$status" 126 "an oops on the console fails a command that exited 0"
 grep -q 'BUG: kernel NULL pointer' "$tmp/out"; check "$?" 0 "the oops line is shown to the user"
 run warn-in-output --cmd true; check "$status" 0 "BUG/WARNING printed by a test (not a kernel line) is not an oops"
+run oops --cmd true --expect-reports; check "$status" 0 "--expect-reports: a positive-control boot with its reports passes"
+run exit-0 --cmd true --expect-reports; check "$status" 126 "--expect-reports: a positive-control boot whose reports are missing fails (126)"
 start=$(date +%s)
 run hang --cmd true --timeout 3; check "$status" 124 "a hung guest is killed at the timeout and reported as 124"
 check "$([ $(( $(date +%s) - start )) -lt 20 ] && echo fast)" fast "the hung guest did not outlive timeout + kill grace"
