@@ -195,7 +195,12 @@ if [ -n "$disk2" ]; then
 	dmsetup message wbr 0 add write ioerr every=3 action=delay:300 > /dev/null
 	WBERR_FIO_DEV=/dev/mapper/wbr fio "$fiodir/inflight-remove.fio" > /tmp/wbr.fio.log 2>&1 &
 	fpid=$!
-	sleep 3
+	# Wait until fio holds the device open (its start-up took over 3 s on
+	# the debug kernel), then give it a second to fill its queue.
+	n=0
+	while [ "$(dmsetup info -c --noheadings -o open wbr 2>/dev/null | tr -d ' ')" -lt 1 ] 2>/dev/null &&
+	      [ $n -lt 60 ]; do sleep 1; n=$((n + 1)); done
+	sleep 1
 	dmsetup remove wbr > /dev/null 2>&1
 	busy=$?
 	tap_ok "$([ "$busy" != 0 ] && dmsetup info wbr > /dev/null 2>&1; echo $?)" "removal of an open device with I/O in flight is refused without --force (rc $busy), device intact"
