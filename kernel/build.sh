@@ -75,7 +75,11 @@ print) echo "$tree"; exit 0 ;;
 key) echo "$key"; exit 0 ;;
 esac
 
-fresh() { [ -f "$tree/vmlinux" ] && [ "$(cat "$tree/.wberr-built" 2>/dev/null)" = "$key" ]; }
+exit_if_fresh() {
+	[ -f "$tree/vmlinux" ] && [ "$(cat "$tree/.wberr-built" 2>/dev/null)" = "$key" ] || return 0
+	say "up to date: $tree (key $key)"
+	exit 0
+}
 # Trees left by the old per-key layout for this flavour are stale.
 remove_legacy_trees() {
 	local stale
@@ -85,10 +89,7 @@ remove_legacy_trees() {
 		rm -rf "$stale"
 	done
 }
-if fresh; then
-	say "up to date: $tree (key $key)"
-	exit 0
-fi
+exit_if_fresh
 
 mkdir -p "$cache"
 # One build per cache at a time: a second make waits rather than races.
@@ -97,10 +98,7 @@ if ! flock -n 9; then
 	say "another build holds $cache/.lock; waiting"
 	flock 9
 fi
-if fresh; then
-	say "up to date: $tree (key $key)"
-	exit 0
-fi
+exit_if_fresh
 
 start=$(date +%s)
 work=$tree
@@ -123,10 +121,7 @@ if [ ! -d "$work" ]; then
 		say "moving $(dirname "$legacy") to $work"
 		mv "$(dirname "$legacy")" "$work"
 		remove_legacy_trees
-		if fresh; then
-			say "up to date: $tree (key $key)"
-			exit 0
-		fi
+		exit_if_fresh
 	fi
 fi
 if [ -d "$work" ]; then

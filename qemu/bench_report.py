@@ -113,66 +113,59 @@ def read_meta(bench_dir):
     return open(path).read().strip() if os.path.exists(path) else ""
 
 
-def icount_section(runs, shift, meta):
+def fio_section(runs, heading, intro, meta, columns, row):
+    """A markdown table of one fio run set: a row per engine and target.
+
+    row(engine, target, cell) returns the cells after engine and target, and
+    extra JSON fields for that summary entry.
+    """
     engines, targets, table = summarise(runs)
-    lines = [
-        "## 1. Instruction-path length (null_blk, QEMU `-icount`)",
-        "",
-        f"QEMU TCG, `-icount shift={shift},sleep=off`, one vCPU; null_blk (memory_backed=0, irqmode=0);",
-        "fio 4k randwrite, O_DIRECT, iodepth 1. Guest time counts instructions, so these ratios are",
-        "reproducible to about 0.003; they are instruction counts, not cycles (cache misses, atomics",
-        "and lock contention are not modelled).",
-        "",
-        "```",
-        meta,
-        "```",
-        "",
-        "| engine | target | IOPS ratio to dm-linear | instructions / I/O | IOPS (guest clock) |",
-        "|---|---|---|---|---|",
-    ]
+    lines = [heading, "", *intro, "", "```", meta, "```", "",
+             "| " + " | ".join(["engine", "target", *columns]) + " |",
+             "|" + "---|" * (len(columns) + 2)]
     out = []
     for e in engines:
         for t in targets:
             c = table.get((e, t))
             if not c:
                 continue
-            instr = 1e9 / c["iops"]["median"] / (1 << shift)
-            lines.append(f"| {e} | {LABELS[t]} | {fmt_spread(c['iops_ratio'])} | {instr:.0f} "
-                         f"| {c['iops']['median']:.0f} |")
-            out.append({"engine": e, "target": t, "instructions_per_io": instr, **c})
+            cells, extra = row(e, t, c)
+            lines.append("| " + " | ".join([e, LABELS[t], *cells]) + " |")
+            out.append({"engine": e, "target": t, **extra, **c})
+    return lines, out, engines, targets
+
+
+def icount_section(runs, shift, meta):
+    def row(e, t, c):
+        instr = 1e9 / c["iops"]["median"] / (1 << shift)
+        return [fmt_spread(c["iops_ratio"]), f"{instr:.0f}", f"{c['iops']['median']:.0f}"], \
+            {"instructions_per_io": instr}
+
+    lines, out, _, _ = fio_section(
+        runs, "## 1. Instruction-path length (null_blk, QEMU `-icount`)",
+        [f"QEMU TCG, `-icount shift={shift},sleep=off`, one vCPU; null_blk (memory_backed=0, irqmode=0);",
+         "fio 4k randwrite, O_DIRECT, iodepth 1. Guest time counts instructions, so these ratios are",
+         "reproducible to about 0.003; they are instruction counts, not cycles (cache misses, atomics",
+         "and lock contention are not modelled)."],
+        meta, ["IOPS ratio to dm-linear", "instructions / I/O", "IOPS (guest clock)"], row)
     return lines, out
 
 
 def virtio_section(runs, meta):
-    engines, targets, table = summarise(runs)
-    lines = [
-        "## 2. Realistic: a virtio disk, wall clock",
-        "",
-        "fio 4k randwrite, O_DIRECT, through each target over one virtio-blk disk (QEMU `cache=none`:",
-        "the backing file is opened with O_DIRECT on the host). Rounds rotate the target order. Wall",
-        "clock under TCG on a shared 2-core host: a ratio is only a difference when its [min-max]",
-        "range excludes 1.000. Latency is fio's completion latency (clat), median over rounds.",
-        "",
-        "```",
-        meta,
-        "```",
-        "",
-        "| engine | target | IOPS ratio to dm-linear | IOPS | clat p50 µs | clat p99 µs | clat p99.9 µs | p99 ratio to dm-linear |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    out = []
-    for e in engines:
-        for t in targets:
-            c = table.get((e, t))
-            if not c:
-                continue
-            p999 = c.get("clat_p99_9_us", {}).get("median", float("nan"))
-            lines.append(
-                f"| {e} | {LABELS[t]} | {fmt_spread(c['iops_ratio'])} | {c['iops']['median']:.0f} "
-                f"| {c['clat_p50_us']['median']:.0f} | {c['clat_p99_us']['median']:.0f} | {p999:.0f} "
-                f"| {fmt_spread(c['clat_p99_ratio'], 2)} |")
-            out.append({"engine": e, "target": t, **c})
-    return lines, out, engines, targets
+    def row(e, t, c):
+        p999 = c.get("clat_p99_9_us", {}).get("median", float("nan"))
+        return [fmt_spread(c["iops_ratio"]), f"{c['iops']['median']:.0f}",
+                f"{c['clat_p50_us']['median']:.0f}", f"{c['clat_p99_us']['median']:.0f}", f"{p999:.0f}",
+                fmt_spread(c["clat_p99_ratio"], 2)], {}
+
+    return fio_section(
+        runs, "## 2. Realistic: a virtio disk, wall clock",
+        ["fio 4k randwrite, O_DIRECT, through each target over one virtio-blk disk (QEMU `cache=none`:",
+         "the backing file is opened with O_DIRECT on the host). Rounds rotate the target order. Wall",
+         "clock under TCG on a shared 2-core host: a ratio is only a difference when its [min-max]",
+         "range excludes 1.000. Latency is fio's completion latency (clat), median over rounds."],
+        meta, ["IOPS ratio to dm-linear", "IOPS", "clat p50 µs", "clat p99 µs", "clat p99.9 µs",
+               "p99 ratio to dm-linear"], row)
 
 
 def latency_curves(runs, engine, target):
