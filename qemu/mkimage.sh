@@ -80,9 +80,15 @@ if [ -d "$build/guest-bin" ]; then
 	done
 fi
 
-# Modules: dm-wberr.ko and every module the kernel tree built (KUnit suites).
+# Modules: ours (dm-wberr.ko, the kmemleak control) and every module the
+# tree's current config builds (KUnit suites).  modules.order, not a search
+# for *.ko: a rebuild in place leaves the .ko of a dropped option behind.
 [ -n "$moddir" ] && [ -d "$moddir" ] && cp "$moddir"/*.ko "$root/opt/wberr/modules/" 2>/dev/null || true
-find "$ktree" -name '*.ko' -not -path '*/.wberr-*' -exec cp {} "$root/opt/wberr/modules/" \;
+if [ -f "$ktree/modules.order" ]; then
+	while read -r m; do
+		cp "$ktree/${m%.o}.ko" "$root/opt/wberr/modules/"
+	done < "$ktree/modules.order"
+fi
 
 # Suites, following the contract in qemu/README.md.
 for s in "$here"/suites/*.sh "$top"/dm-wberr/tests/guest-*.sh \
