@@ -84,14 +84,13 @@ kernel: deps
 	@$(TOP)/kernel/build.sh
 
 # Built with it: the debug kernel's kmemleak positive control, a module
-# that leaks on purpose (kernel/tests/leak-control).
+# that registers a page kmemleak must report (kernel/tests/leak-control).
 LEAK_CONTROL := $(TOP)/kernel/tests/leak-control
 
 module: kernel
 	@mkdir -p $(MODDIR) $(KMOD_SRC)
 	@cp -p $(TOP)/dm-wberr/*.c $(LEAK_CONTROL)/*.c $(KMOD_SRC)/
-	@cat $(TOP)/dm-wberr/Kbuild $(LEAK_CONTROL)/Kbuild | cmp -s - $(KMOD_SRC)/Kbuild || \
-		cat $(TOP)/dm-wberr/Kbuild $(LEAK_CONTROL)/Kbuild > $(KMOD_SRC)/Kbuild
+	@cat $(TOP)/dm-wberr/Kbuild $(LEAK_CONTROL)/Kbuild > $(KMOD_SRC)/Kbuild
 	@$(MAKE) -s -C $(KTREE) ARCH=x86_64 M=$(KMOD_SRC) modules
 	@cp $(KMOD_SRC)/*.ko $(MODDIR)/
 
