@@ -9,18 +9,33 @@
 # --print-tree  print this flavour's tree directory and exit
 # --key         print the cache key and exit
 #
-# One tree per source version and flavour, rebuilt in place: the key of its
-# last finished build is in .wberr-built.  When the key changes (a patch or
-# a config fragment changed), the old patches are reverted, the new ones
-# applied and the config regenerated in the same directory, so Kbuild
-# recompiles only what the change touches.  Trees from the older
-# one-directory-per-key layout are renamed into place on first use.
+# One tree per source version and flavour, $WBERR_CACHE/linux-<version>-<flavour>,
+# rebuilt in place; .wberr-built holds the key of its last finished build.
+# The states a tree can be found in, and what happens (each is a host test,
+# kernel/tests/host-build-states.sh):
+#
+#   no tree                 extract the tarball, patch, configure, build
+#   key matches             nothing ("up to date")
+#   key differs             revert the old patches, apply the new ones,
+#                           configure and build in place: Kbuild recompiles
+#                           only what the change touches
+#   no .wberr-built         a build was interrupted: the same as a changed
+#                           key, so it resumes where Kbuild left off
+#   another build running   wait for its lock, then look again
+#
+# WBERR_KERNEL_TARBALL overrides the source tarball (the host tests use a
+# tiny fake one); WBERR_JOBS the make -j count.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+. "$top/lib/sh/errtrap.sh"
+errtrap_init kernel
+
+package=linux-source-6.12
+package_tarball=/usr/src/$package.tar.xz
 cache=${WBERR_CACHE:-$HOME/.cache/wberr}
-tarball=${WBERR_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+tarball=${WBERR_KERNEL_TARBALL:-$package_tarball}
 flavour=${KCONFIG:-default}
 # Bump when the build recipe changes in a way the inputs below do not show.
 recipe=3
@@ -31,30 +46,38 @@ while [ $# -gt 0 ]; do
 	--flavour) flavour=$2; shift 2 ;;
 	--print-tree) action=print; shift ;;
 	--key) action=key; shift ;;
-	*) echo "build.sh: unknown argument '$1'" >&2; exit 2 ;;
+	*) die "unknown argument '$1' (--flavour F, --print-tree, --key)" 2 ;;
 	esac
 done
 
 case "$flavour" in
 default) fragments=("$here/config/wberr.config") ;;
 debug) fragments=("$here/config/wberr.config" "$here/config/debug.config") ;;
-*) echo "build.sh: unknown KCONFIG flavour '$flavour' (default|debug)" >&2; exit 2 ;;
+*) die "unknown KCONFIG flavour '$flavour' (default|debug)" 2 ;;
 esac
 
-say() { printf '[kernel] %s\n' "$*" >&2; }
-die() { printf '[kernel] error: %s\n' "$*" >&2; exit 1; }
+step "check the source tarball"
+if [ ! -e "$tarball" ]; then
+	die "kernel source $tarball not found: install the Debian package $package (make deps, or apt-get install $package)"
+elif [ ! -f "$tarball" ] || [ ! -r "$tarball" ]; then
+	die "kernel source $tarball is not a readable file: reinstall the Debian package $package (apt-get install --reinstall $package)"
+fi
 
-[ -r "$tarball" ] || die "$tarball not found: run 'make deps' (installs linux-source-6.12)"
+# The package's version names the tree; any other tarball is named by its
+# size and time, which is enough to tell two of them apart.
+src_version=
+if [ "$tarball" = "$package_tarball" ]; then
+	src_version=$(dpkg-query -W -f='${Version}' "$package" 2>/dev/null || true)
+fi
+[ -n "$src_version" ] || src_version=file-$(stat -c '%s-%Y' "$tarball")
 
-src_version=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || true)
-[ -n "$src_version" ] || src_version=$(stat -c '%s-%Y' "$tarball")
-
+step "read the patch series"
 series_file=$here/patches/series
 patches=()
 if [ -f "$series_file" ]; then
 	while read -r p _; do
 		case "$p" in ''|'#'*) continue ;; esac
-		[ -f "$here/patches/$p" ] || die "series names $p, which is not in kernel/patches/"
+		[ -f "$here/patches/$p" ] || die "kernel/patches/series names $p, which is not in kernel/patches/"
 		patches+=("$here/patches/$p")
 	done < "$series_file"
 fi
@@ -75,138 +98,139 @@ print) echo "$tree"; exit 0 ;;
 key) echo "$key"; exit 0 ;;
 esac
 
+built_key() { cat "$tree/.wberr-built" 2>/dev/null || true; }
 exit_if_fresh() {
-	[ -f "$tree/vmlinux" ] && [ "$(cat "$tree/.wberr-built" 2>/dev/null)" = "$key" ] || return 0
-	say "up to date: $tree (key $key)"
-	exit 0
-}
-# Trees left by the old per-key layout for this flavour are stale.
-remove_legacy_trees() {
-	local stale
-	for stale in "$cache"/linux-"$safe_version"-"$flavour"-*; do
-		[ -d "$stale" ] || continue
-		say "removing $stale (old per-key layout)"
-		rm -rf "$stale"
-	done
+	if [ -f "$tree/vmlinux" ] && [ "$(built_key)" = "$key" ]; then
+		say "up to date: $tree (key $key)"
+		exit 0
+	fi
 }
 exit_if_fresh
 
-mkdir -p "$cache"
+step "take the cache lock"
+mkdir -p "$cache" || die "cannot create the kernel cache $cache (WBERR_CACHE)"
 # One build per cache at a time: a second make waits rather than races.
 exec 9>"$cache/.lock"
 if ! flock -n 9; then
-	say "another build holds $cache/.lock; waiting"
+	say "another build holds $cache/.lock; waiting for it"
 	flock 9
 fi
 exit_if_fresh
 
 start=$(date +%s)
-work=$tree
 
 revert_patches() {
-	local dir=$1
-	local list=$dir/.wberr-patches/applied
+	local list=$tree/.wberr-patches/applied p
 	[ -f "$list" ] || return 0
-	tac "$list" | while read -r p; do
-		patch -d "$dir" -p1 -R -s --no-backup-if-mismatch \
-			< "$dir/.wberr-patches/$p" || die "cannot revert $p in $dir"
-	done
-	rm -rf "$dir/.wberr-patches"
+	while read -r p; do
+		patch -d "$tree" -p1 -R -s --no-backup-if-mismatch < "$tree/.wberr-patches/$p" ||
+			die "cannot revert $p in $tree: remove that directory and run again (a cold build follows)"
+	done < <(tac "$list")
+	rm -rf "$tree/.wberr-patches"
 }
 
-if [ ! -d "$work" ]; then
-	# The newest tree of the old per-key layout, if any, becomes this one.
-	legacy=$(ls -dt "$cache"/linux-"$safe_version"-"$flavour"-*/.wberr-built 2>/dev/null | head -n 1)
-	if [ -n "$legacy" ]; then
-		say "moving $(dirname "$legacy") to $work"
-		mv "$(dirname "$legacy")" "$work"
-		remove_legacy_trees
-		exit_if_fresh
+if [ -d "$tree" ]; then
+	have=$(built_key)
+	if [ -z "$have" ]; then
+		say "resuming an interrupted build in $tree (want key $key)"
+	else
+		say "updating $tree in place (built key $have, want $key)"
 	fi
-fi
-if [ -d "$work" ]; then
-	# Also the path of a build that was interrupted: it resumes.
-	say "updating $work in place (built key $(cat "$work/.wberr-built" 2>/dev/null || echo none), want $key)"
-	rm -f "$work/.wberr-built"
-	revert_patches "$work"
+	rm -f "$tree/.wberr-built"
+	step "revert the previous patches"
+	revert_patches
 else
+	step "extract $tarball"
 	say "extracting $tarball ($src_version)"
+	rm -rf "$cache"/.extract.*	# left by an extraction that was interrupted
 	tmp=$cache/.extract.$$
-	rm -rf "$tmp"
 	mkdir -p "$tmp"
-	tar -C "$tmp" -xf "$tarball"
-	mv "$tmp"/linux-source-6.12 "$work"
+	errtrap_cleanup 'rm -rf "$tmp"'
+	tar -C "$tmp" -xf "$tarball" 2> "$tmp.err" || {
+		sed 's/^/[kernel]   /' "$tmp.err" >&2; rm -f "$tmp.err"
+		die "cannot extract $tarball: reinstall the Debian package $package (apt-get install --reinstall $package)"
+	}
+	rm -f "$tmp.err"
+	top_dirs=("$tmp"/*)
+	[ "${#top_dirs[@]}" -eq 1 ] && [ -d "${top_dirs[0]}" ] ||
+		die "$tarball does not hold one top-level source directory"
+	mv "${top_dirs[0]}" "$tree"
 	rmdir "$tmp"
 fi
 
-mkdir -p "$work/.wberr-patches"
-: > "$work/.wberr-patches/applied"
+step "apply the patch series"
+mkdir -p "$tree/.wberr-patches"
+: > "$tree/.wberr-patches/applied"
 for p in "${patches[@]+"${patches[@]}"}"; do
 	name=$(basename "$p")
 	say "applying $name"
-	patch -d "$work" -p1 -s --no-backup-if-mismatch --forward < "$p" ||
-		die "patch $name does not apply to linux-source $src_version"
-	cp "$p" "$work/.wberr-patches/$name"
-	echo "$name" >> "$work/.wberr-patches/applied"
+	patch -d "$tree" -p1 -s --no-backup-if-mismatch --forward < "$p" ||
+		die "patch $name does not apply to $package $src_version"
+	cp "$p" "$tree/.wberr-patches/$name"
+	echo "$name" >> "$tree/.wberr-patches/applied"
 done
 
 # Configuration: allnoconfig plus our fragments, then verify every request.
-merged=$work/.wberr-config.fragment
+config_log=$tree/.wberr-config.log
+step "configure (allnoconfig + fragments, olddefconfig)" "$config_log"
+merged=$tree/.wberr-config.fragment
 cat "${fragments[@]}" > "$merged"
-make -C "$work" -s ARCH=x86_64 KCONFIG_ALLCONFIG="$merged" allnoconfig > "$work/.wberr-config.log" 2>&1 ||
-	{ cat "$work/.wberr-config.log" >&2; die "allnoconfig failed"; }
-make -C "$work" -s ARCH=x86_64 olddefconfig >> "$work/.wberr-config.log" 2>&1 ||
-	{ cat "$work/.wberr-config.log" >&2; die "olddefconfig failed"; }
+make -C "$tree" -s ARCH=x86_64 KCONFIG_ALLCONFIG="$merged" allnoconfig > "$config_log" 2>&1 ||
+	{ tail -n 20 "$config_log" >&2; die "make allnoconfig failed"; }
+make -C "$tree" -s ARCH=x86_64 olddefconfig >> "$config_log" 2>&1 ||
+	{ tail -n 20 "$config_log" >&2; die "make olddefconfig failed"; }
 
+step "verify the config" "$tree/.config"
 missing=0
 while IFS= read -r line; do
 	case "$line" in
 	CONFIG_*=*)
-		if ! grep -qxF -- "$line" "$work/.config"; then
+		if ! grep -qxF -- "$line" "$tree/.config"; then
 			sym=${line%%=*}
-			have=$(grep -E "^($sym=|# $sym is not set)" "$work/.config" || echo "absent (dependency not met)")
-			printf '[kernel] config: requested %s, got %s\n' "$line" "$have" >&2
+			got=$(grep -E "^($sym=|# $sym is not set)" "$tree/.config" || echo "absent (dependency not met)")
+			say "config: requested $line, got $got"
 			missing=$((missing + 1))
 		fi ;;
 	'# CONFIG_'*' is not set')
 		sym=${line#\# }; sym=${sym%% *}
-		if grep -q "^$sym=" "$work/.config"; then
-			printf '[kernel] config: requested %s unset, got %s\n' "$sym" "$(grep "^$sym=" "$work/.config")" >&2
+		if grep -q "^$sym=" "$tree/.config"; then
+			say "config: requested $sym unset, got $(grep "^$sym=" "$tree/.config")"
 			missing=$((missing + 1))
 		fi ;;
 	esac
 done < "$merged"
 [ "$missing" -eq 0 ] || die "$missing requested config option(s) did not end up set (see above)"
-say "config verified: $(grep -c '^CONFIG_.*=[ym]' "$work/.config") options set"
+say "config verified: $(grep -c '^CONFIG_.*=[ym]' "$tree/.config") options set"
 
 jobs=${WBERR_JOBS:-$(nproc)}
-log=$work/.wberr-build.log
+log=$tree/.wberr-build.log
+step "make vmlinux bzImage modules" "$log"
 say "building vmlinux bzImage modules with -j$jobs (log: $log)"
-# Show progress without flooding: a line every 200 objects, with elapsed time.
-set +e
-make -C "$work" ARCH=x86_64 -j"$jobs" vmlinux bzImage modules > "$log" 2>&1 &
+make -C "$tree" ARCH=x86_64 -j"$jobs" vmlinux bzImage modules > "$log" 2>&1 &
 mpid=$!
+# make passes SIGTERM on to its jobs; an interrupted build must not leave
+# compilers running, or holding the tree, behind this script.
+errtrap_cleanup 'kill -TERM "$mpid" 2>/dev/null && wait "$mpid" 2>/dev/null'
+# Progress without flooding: a line every 200 build steps, with elapsed time.
 last=0
 while kill -0 "$mpid" 2>/dev/null; do
-	sleep 10
-	n=$(grep -c '^  [A-Z]' "$log" 2>/dev/null)
+	sleep 2 &
+	wait $! || true
+	n=$(grep -c '^  [A-Z]' "$log" || true)
 	if [ "$((n / 200))" -gt "$((last / 200))" ]; then
 		say "$(($(date +%s) - start))s: $n build steps done"
 		last=$n
 	fi
 done
-wait "$mpid"
-rc=$?
-set -e
+rc=0
+wait "$mpid" || rc=$?
 if [ "$rc" -ne 0 ]; then
-	grep -E 'error|Error' "$log" | head -n 30 >&2
+	grep -E 'error|Error' "$log" | head -n 30 >&2 || true
 	tail -n 20 "$log" >&2
-	die "kernel build failed (rc $rc); full log in $log"
+	die "kernel build failed (make status $rc)"
 fi
 
-rm -f "$work/.wberr-config.fragment"
-echo "$key" > "$work/.wberr-built"
-say "built $(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$tree/include/generated/utsrelease.h") in $(($(date +%s) - start))s: $tree"
-
-remove_legacy_trees
-exit 0
+rm -f "$merged"
+echo "$key" > "$tree/.wberr-built"
+release=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$tree/include/generated/utsrelease.h")
+say "built ${release:-?} in $(($(date +%s) - start))s: $tree"

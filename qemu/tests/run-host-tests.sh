@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Host-side tests (no guest): the runner's self-checks, the bench report on
+# Host-side tests (no guest): build.sh from every cache state, the runner's self-checks, the bench report on
 # synthetic fio output, and the userspace unit tests.  Each writes TAP into RESULTS_DIR/host-<name>.tap.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -8,6 +8,8 @@ top=$(cd "$here/../.." && pwd)
 results=${1:?usage: run-host-tests.sh RESULTS_DIR}
 mkdir -p "$results"
 rc=0
+echo "[host] kernel/build.sh from every cache state (fake source tarball)"
+"$top/kernel/tests/host-build-states.sh" > "$results/host-build-states.tap" || rc=1
 echo "[host] runner self-checks"
 "$here/runner-selftest.sh" > "$results/host-runner.tap" || rc=1
 echo "[host] bench report self-checks"
