@@ -25,6 +25,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+. "$top/lib/sh/errtrap.sh"
+errtrap_init bench
 rounds=${BENCH_ROUNDS:-3} runtime=${BENCH_RUNTIME:-8} engines=${BENCH_ENGINES:-psync,io_uring}
 vrounds=${BENCH_VIRTIO_ROUNDS:-5} vruntime=${BENCH_VIRTIO_RUNTIME:-5}
 vengines=${BENCH_VIRTIO_ENGINES:-psync,io_uring:16} vmb=${BENCH_VIRTIO_MB:-512}
@@ -36,12 +38,12 @@ while [ $# -gt 0 ]; do
 	--kernel-tree) ktree=$2; shift 2 ;;
 	--image) image=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
-	*) echo "bench: unknown argument '$1'" >&2; exit 2 ;;
+	*) die "unknown argument '$1'" 2 ;;
 	esac
 done
 for part in ${only//,/ }; do
 	case "$part" in icount|virtio|boot|scenarios) ;;
-	*) echo "bench: unknown part '$part' (icount, virtio, boot, scenarios)" >&2; exit 2 ;; esac
+	*) die "unknown part '$part' (icount, virtio, boot, scenarios)" 2 ;; esac
 done
 wants() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 
@@ -55,6 +57,7 @@ accel_of() { sed -n 's/.* accel=\([a-z]*\).*/\1/p' "$1" | head -n 1; }
 
 if wants icount; then
 	rm -rf "$out/icount"; mkdir -p "$out/icount"
+	step "1/4 icount" "build/logs/bench-icount-*.console.log"
 	nullblk="null_blk.queue_mode=2 null_blk.nr_devices=1 null_blk.gb=4 null_blk.memory_backed=0 null_blk.irqmode=0"
 	echo "[bench] 1/4 icount: $rounds rotated rounds x ${runtime}s per run, engines $engines, -icount shift=4,sleep=off -smp 1, null_blk"
 	guest --results "$out/icount" --name bench-icount \
@@ -64,6 +67,7 @@ fi
 
 if wants virtio; then
 	rm -rf "$out/virtio"; mkdir -p "$out/virtio"
+	step "2/4 virtio" "$out/virtio/run-guest.log"
 	echo "[bench] 2/4 virtio: $vrounds rotated rounds x ${vruntime}s per run, engines $vengines, ${vmb} MiB region, cache=none"
 	guest --results "$out/virtio" --name bench-virtio --smp 1 --disks 1 --disk-size 4G \
 		--disk-cache none --timeout 5400 \
@@ -74,6 +78,7 @@ fi
 
 if wants boot; then
 	rm -rf "$out/boot"; mkdir -p "$out/boot"
+	step "3/4 boot" "$out/boot/"
 	echo "[bench] 3/4 boot: $boots boots to a shell command and back"
 	for ((i = 1; i <= boots; i++)); do
 		t0=$(now)
@@ -88,6 +93,7 @@ fi
 
 if wants scenarios; then
 	rm -rf "$out/scenarios"; mkdir -p "$out/scenarios"
+	step "4/4 scenarios" "$out/scenarios/run-guest.log"
 	echo "[bench] 4/4 scenarios: the default suite (make run), timed"
 	t0=$(now)
 	rc=0
@@ -101,4 +107,5 @@ if wants scenarios; then
 	cat "$out/scenarios/timing.txt"
 fi
 
+step "report"
 python3 "$here/bench_report.py" --shift 4 "$out" "$top/build/results"

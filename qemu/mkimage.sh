@@ -14,6 +14,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+. "$top/lib/sh/errtrap.sh"
+errtrap_init image
 build=$top/build
 ktree= out= moddir=
 while [ $# -gt 0 ]; do
@@ -21,12 +23,12 @@ while [ $# -gt 0 ]; do
 	--kernel-tree) ktree=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--modules) moddir=$2; shift 2 ;;
-	*) echo "mkimage: unknown argument '$1'" >&2; exit 2 ;;
+	*) die "unknown argument '$1'" 2 ;;
 	esac
 done
-[ -n "$ktree" ] && [ -n "$out" ] || { echo "usage: mkimage.sh --kernel-tree DIR --out FILE [--modules DIR]" >&2; exit 2; }
+[ -n "$ktree" ] && [ -n "$out" ] || die "usage: mkimage.sh --kernel-tree DIR --out FILE [--modules DIR]" 2
 gen_init_cpio=$ktree/usr/gen_init_cpio
-[ -x "$gen_init_cpio" ] || { echo "mkimage: $gen_init_cpio missing: build the kernel first" >&2; exit 1; }
+[ -x "$gen_init_cpio" ] || die "$gen_init_cpio missing: build the kernel first (make kernel)"
 
 # Host programs the guest runs unmodified.  Missing optional ones are noted.
 host_tools=(
@@ -41,6 +43,7 @@ lvm_cmds=(pvcreate pvremove vgcreate vgremove vgchange lvcreate lvremove lvs vgs
 stage=$(dirname "$out")/.$(basename "$out").stage
 root=$stage/root
 list=$stage/image.list
+step "stage the host tools"
 rm -rf "$root"
 mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,etc,opt/wberr/{bin,modules,suites,share,libexec}}
 
@@ -71,6 +74,7 @@ cp /etc/mke2fs.conf "$root/etc/"
 cp "$here/guest/lvm.conf" "$root/etc/lvm.conf" 2>/dev/null || true
 mkdir -p "$root/etc/lvm" && mv "$root/etc/lvm.conf" "$root/etc/lvm/lvm.conf" 2>/dev/null || true
 
+step "stage our guest binaries, modules and suites"
 # Our own guest binaries and their libraries (libyaml, libdevmapper, ...).
 if [ -d "$build/guest-bin" ]; then
 	for b in "$build/guest-bin"/*; do
@@ -102,9 +106,9 @@ install -m 0644 "$here/guest/tap.sh" "$root/opt/wberr/libexec/tap.sh"
 install -m 0755 "$here/guest/bench-dm.sh" "$root/opt/wberr/libexec/bench-dm.sh"
 
 busybox=/bin/busybox
-[ -x "$busybox" ] || { echo "mkimage: busybox-static missing (make deps)" >&2; exit 1; }
+[ -x "$busybox" ] || die "$busybox missing: install the Debian package busybox-static (make deps)"
 case "$(ldd "$busybox" 2>&1)" in *'not a dynamic'*) ;; *) false ;; esac ||
-	{ echo "mkimage: $busybox is not static (install busybox-static)" >&2; exit 1; }
+	die "$busybox is not static: install the Debian package busybox-static (make deps)"
 cp "$busybox" "$root/usr/bin/busybox"
 
 # The archive list: merged-/usr layout like Debian, busybox applets only
@@ -139,6 +143,7 @@ cp "$busybox" "$root/usr/bin/busybox"
 	done | LC_ALL=C sort -u
 } > "$list"
 
+step "pack $out" "$list"
 mkdir -p "$(dirname "$out")"
 "$gen_init_cpio" -t 0 "$list" > "$out.tmp"
 mv "$out.tmp" "$out"

@@ -25,7 +25,7 @@ check() {	# $1 observed, $2 expected, $3 description
 }
 
 echo "TAP version 14"
-echo "1..12"
+echo "1..16"
 run exit-0 --cmd true;  check "$status" 0 "guest command status 0 is returned"
 run exit-7 --cmd 'exit 7'; check "$status" 7 "guest command status 7 is returned unchanged"
 run oops --cmd true; check "$status" 126 "an oops on the console fails a command that exited 0"
@@ -42,4 +42,25 @@ rm -rf "$tmp/results"
 run suite-crash --suites s1
 check "$(grep -c '^ok' "$tmp/results/s1.tap" 2>/dev/null)/$(grep -c '^not ok 2' "$tmp/results/runner-selftest.tap" 2>/dev/null)" "1/1" \
 	"after a crash the suite's TAP is rebuilt from the stream and the runner marks the missing verdict"
+# Set-up errors and a stopped run name what happened.
+FAKE_QEMU_OUTCOME=exit-0 WBERR_QEMU=$here/fake-qemu WBERR_ACCEL=tcg "$top/qemu/run-guest" \
+	--kernel-tree "$tmp/tree" --image "$tmp/missing.cpio" --cmd true > "$tmp/out" 2>&1
+status=$?
+check "$status/$(grep -c "no image '$tmp/missing.cpio' (make image)" "$tmp/out")" 127/1 \
+	"a missing image is a set-up error (127) that says what to build"
+FAKE_QEMU_OUTCOME=hang FAKE_QEMU_PIDFILE=$tmp/qemu.pid WBERR_QEMU=$here/fake-qemu WBERR_ACCEL=tcg \
+	"$top/qemu/run-guest" --kernel-tree "$tmp/tree" --image "$tmp/image.cpio" \
+	--results "$tmp/results" --name selftest --cmd true --timeout 60 > "$tmp/out" 2>&1 &
+rg=$!
+for _ in $(seq 100); do [ -s "$tmp/qemu.pid" ] && break; sleep 0.1; done
+kill -TERM "$rg"; wait "$rg"
+status=$?
+check "$status/$(grep -c 'error: terminated (SIGTERM), step .boot (cmd).; log: .*console.log' "$tmp/out")" 143/1 \
+	"run-guest stopped by SIGTERM says so, in which step, with the console log"
+for _ in $(seq 50); do kill -0 "$(cat "$tmp/qemu.pid")" 2>/dev/null || break; sleep 0.1; done
+check "$(kill -0 "$(cat "$tmp/qemu.pid")" 2>/dev/null && echo running || echo gone)" gone \
+	"run-guest stopped by SIGTERM stops its QEMU"
+out=$("$top/qemu/report.sh" "$tmp/no-such-dir" 2>&1); status=$?
+check "$status/$(echo "$out" | tail -n 1)" "1/0 passed, 1 failed" \
+	"report.sh without results fails, and its last line is still the totals"
 [ "$failed" -eq 0 ]
