@@ -77,7 +77,11 @@ deps:
 	if [ -n "$$missing" ]; then \
 		echo "[deps] installing:" $$missing; \
 		export DEBIAN_FRONTEND=noninteractive; \
-		apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+		apt-get update -qq || { echo "[deps] error: apt-get update failed (status $$?): is Debian's archive reachable?" >&2; exit 1; }; \
+		log=$$(mktemp); \
+		apt-get install -y -qq --no-install-recommends $$missing > $$log 2>&1 || { rc=$$?; tail -n 20 $$log >&2; \
+			echo "[deps] error: apt-get install failed (status $$rc) installing: $$missing" >&2; rm -f $$log; exit 1; }; \
+		rm -f $$log; \
 	else echo "[deps] all Debian packages present"; fi
 
 kernel: deps
