@@ -141,11 +141,52 @@ test: image
 		--suites guest-debug-controls --name debug-controls --expect-reports || true; fi
 	@$(TOP)/qemu/report.sh $(RESULTS)
 
-run: image
+# make run SCENARIOS='FILE|DIR ...' FILTER='GLOB ...': your own scenario
+# files instead of the library in the image (no image rebuild), and/or only
+# the instances whose id (fs/name[status], see wberr-run --list) matches a
+# glob; commas or spaces separate globs.  Either runs only the scenario
+# suite.  Both are checked on the host before the boot (wberr-run --check
+# and --list only parse YAML): a refused file fails with its file:line:col,
+# a filter that selects nothing fails too.  The files travel in the payload
+# (/payload/scenarios, /payload/scenario-filter; guest-scenarios.sh).
+SCENARIOS ?=
+FILTER ?=
+RUN_OWN := $(strip $(SCENARIOS) $(FILTER))
+RUN_PAYLOAD := $(BUILD)/run-payload
+RUN_SUITES := $(if $(RUN_OWN),guest-scenarios,default)
+RUN_PAYLOAD_ARGS := $(if $(strip $(SCENARIOS)),--payload $(RUN_PAYLOAD)/scenarios) \
+	$(if $(strip $(FILTER)),--payload $(RUN_PAYLOAD)/scenario-filter)
+
+.PHONY: run-payload
+run-payload: userspace
+	@set -e; wr=$(GUEST_BIN)/wberr-run; dest=$(RUN_PAYLOAD)/scenarios; \
+	paths="$(or $(strip $(SCENARIOS)),$(TOP)/scenarios)"; filter="$(strip $(FILTER))"; \
+	rm -rf $(RUN_PAYLOAD); mkdir -p $$dest; \
+	for p in $$paths; do \
+		[ -e "$$p" ] || { echo "make run: SCENARIOS: no such file or directory: $$p" >&2; exit 1; }; \
+	done; \
+	$$wr --check $$paths > /dev/null || { echo "make run: scenario refused (above); nothing was booted" >&2; exit 1; }; \
+	sel=$$($$wr --list $${filter:+--filter "$$filter"} $$paths); \
+	if [ -z "$$sel" ]; then \
+		echo "make run: FILTER '$$filter' selects none of the $$($$wr --list $$paths | wc -l) instances in $$paths;" \
+			"ids are fs/name[status], listed by: $$wr --list $$paths" >&2; exit 1; \
+	fi; \
+	echo "[run] $$(printf '%s\n' "$$sel" | wc -l) instance(s) selected from $$paths$${filter:+ by '$$filter'}:"; \
+	printf '%s\n' "$$sel" | head -n 20 | sed 's/^/[run]   /'; \
+	[ "$$(printf '%s\n' "$$sel" | wc -l)" -le 20 ] || echo "[run]   ..."; \
+	[ -z "$$filter" ] || printf '%s\n' "$$filter" > $(RUN_PAYLOAD)/scenario-filter; \
+	[ -n "$(strip $(SCENARIOS))" ] || exit 0; \
+	for p in $$paths; do \
+		b=$$(basename "$$(realpath "$$p")"); \
+		[ ! -e "$$dest/$$b" ] || { echo "make run: SCENARIOS: two entries named $$b" >&2; exit 1; }; \
+		cp -RL "$$p" "$$dest/$$b"; \
+	done
+
+run: $(if $(RUN_OWN),run-payload) image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
 		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} \
-		--suites default --name run || true
+		--suites $(RUN_SUITES) $(strip $(RUN_PAYLOAD_ARGS)) --name run || true
 	@$(TOP)/qemu/report.sh --summary $(RESULTS)
 
 # Hours of stress for people who want them: DURATION in seconds.

@@ -6,15 +6,17 @@
 #
 #   report.sh [--summary] RESULTS_DIR
 #
-# --summary also prints the human summaries the scenario runner left
-# (summary.txt, errno-fidelity.md).  Exit status 0 only when nothing failed
+# --summary also prints the scenario runner's summary.txt and the paths of
+# the detailed tables (errno-fidelity.md, TAP, JUnit, console logs).  Exit status 0 only when nothing failed
 # and at least one test passed: an empty run is a failure.
 set -uo pipefail
+. "$(cd "$(dirname "$0")/.." && pwd)/lib/sh/errtrap.sh"
+errtrap_init report
 
 summary=0
 [ "${1:-}" = --summary ] && { summary=1; shift; }
 dir=${1:?usage: report.sh [--summary] RESULTS_DIR}
-[ -d "$dir" ] || { echo "report: no results directory $dir"; echo "0 passed, 1 failed"; exit 1; }
+[ -d "$dir" ] || { echo "report: no results directory $dir"; echo "0 passed, 1 failed"; errtrap_exit 1; }
 
 shopt -s nullglob
 taps=("$dir"/*.tap)
@@ -79,9 +81,23 @@ if [ "${#taps[@]}" -eq 0 ]; then
 fi
 
 if [ "$summary" = 1 ]; then
-	for f in "$dir"/summary.txt "$dir"/errno-fidelity.md; do
-		[ -f "$f" ] && { echo; cat "$f"; }
-	done
+	# wberr-run's summary (kernel, what was tried, violations), then where
+	# the long tables are rather than the tables themselves.
+	echo
+	if [ -f "$dir/summary.txt" ]; then
+		cat "$dir/summary.txt"
+	else
+		echo "No summary.txt: the scenario suite did not finish (see the console log)."
+	fi
+	echo
+	echo "Details:"
+	if [ -f "$dir/errno-fidelity.md" ]; then
+		printf '  %-22s %s\n' "errno per BLK_STS_*" "$dir/errno-fidelity.md"
+	fi
+	label="TAP, one per suite"
+	for t in "${taps[@]+"${taps[@]}"}"; do printf '  %-22s %s\n' "$label" "$t"; label=; done
+	printf '  %-22s %s\n' "JUnit" "$junit"
+	for c in "$dir"/console-*.log; do printf '  %-22s %s\n' "console log" "$c"; done
 	echo
 fi
 echo "results: ${dir}/ (TAP, junit.xml, console logs)"
@@ -90,4 +106,6 @@ if [ "$skipped" -gt 0 ]; then
 else
 	echo "$passed passed, $failed failed"
 fi
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+# The totals line above explains a failure; it must stay the last line.
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ] && exit 0
+errtrap_exit 1

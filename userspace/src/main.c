@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 static void usage(FILE *f)
 {
@@ -23,7 +24,9 @@ static void usage(FILE *f)
 		"usage: wberr-run [options] SCENARIO_FILE_OR_DIR...\n"
 		"  --list            print the instances (fs/name[status]) and exit\n"
 		"  --check           parse and validate only\n"
-		"  --filter GLOB     run only instances whose id matches (repeatable)\n"
+		"  --filter GLOB     run only instances whose id matches GLOB or equals it;\n"
+		"                    repeatable, and one GLOB may hold several separated by\n"
+		"                    commas or spaces (ids contain neither)\n"
 		"  --seed N          PRNG seed for the wberr table (default 1)\n"
 		"  --junit FILE      also write JUnit XML\n"
 		"  --results DIR     write summary.txt and errno-fidelity.{md,csv} there\n"
@@ -46,9 +49,11 @@ int main(int argc, char **argv)
 	};
 	struct exec_cfg cfg = { .mnt = "/mnt/wberr", .tracefs = "/sys/kernel/tracing",
 				.dmname = "wberr-run", .seed = 1 };
-	const char *filters[32], *junit = NULL, *results = NULL;
+	const char *filters[64], *junit = NULL, *results = NULL;
 	int nfilters = 0, list = 0, check = 0, c, ninst, nsel = 0, failed = 0;
 	struct scenario_set set = { 0 };
+	struct run_info ri = { 0 };
+	struct utsname uts;
 	struct instance *inst = NULL, **sel;
 	struct inst_result *res;
 	char err[2048], diskbuf[256];
@@ -58,8 +63,24 @@ int main(int argc, char **argv)
 		case 'l': list = 1; break;
 		case 'c': check = 1; break;
 		case 'f':
-			if (nfilters < 32)
-				filters[nfilters++] = optarg;
+			/*
+			 * make run FILTER=... hands the guest its globs as one
+			 * string: split it here, so the host's --list and the
+			 * guest select the same instances.  An empty one is
+			 * refused: no glob would mean every instance.
+			 */
+			if (!optarg[strspn(optarg, ", \t\n")]) {
+				fprintf(stderr, "wberr-run: --filter without a glob\n");
+				return 2;
+			}
+			for (char *g = strtok(optarg, ", \t\n"); g; g = strtok(NULL, ", \t\n")) {
+				if (nfilters == (int)(sizeof(filters) / sizeof(filters[0]))) {
+					/* dropping one would select more, not less */
+					fprintf(stderr, "wberr-run: more than %d filters\n", nfilters);
+					return 2;
+				}
+				filters[nfilters++] = g;
+			}
 			break;
 		case 's': cfg.seed = strtoull(optarg, NULL, 0); break;
 		case 'j': junit = optarg; break;
@@ -87,8 +108,10 @@ int main(int argc, char **argv)
 	for (int i = 0; i < ninst; i++) {
 		int ok = !nfilters;
 
+		/* an id is also its own filter: its "[status]" is a bracket
+		 * expression to fnmatch() */
 		for (int k = 0; k < nfilters; k++)
-			ok |= !fnmatch(filters[k], inst[i].id, 0);
+			ok |= !strcmp(filters[k], inst[i].id) || !fnmatch(filters[k], inst[i].id, 0);
 		if (ok)
 			sel[nsel++] = &inst[i];
 	}
@@ -131,7 +154,12 @@ int main(int argc, char **argv)
 	}
 	write_file("/proc/sys/vm/dirty_writeback_centisecs", "500");
 	write_file("/proc/sys/vm/dirty_expire_centisecs", "3000");
-	report_summary(stdout, "# ", res, nsel);
+	ri.kernel = uname(&uts) ? NULL : uts.release;
+	ri.paths = (const char *const *)argv + optind;
+	ri.npaths = argc - optind;
+	ri.filters = filters;
+	ri.nfilters = nfilters;
+	report_summary(stdout, "# ", &ri, res, nsel);
 	if (junit && report_junit(junit, res, nsel))
 		fprintf(stderr, "wberr-run: cannot write %s\n", junit);
 	if (results) {
@@ -142,7 +170,7 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/summary.txt", results);
 		f = fopen(path, "w");
 		if (f) {
-			report_summary(f, "", res, nsel);
+			report_summary(f, "", &ri, res, nsel);
 			fclose(f);
 		}
 		if (report_fidelity(results, res, nsel) < 0)

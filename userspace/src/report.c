@@ -93,10 +93,123 @@ struct gline {
 	int pass, fail, skip;
 };
 
-void report_summary(FILE *out, const char *prefix, const struct inst_result *rs, int n)
+/* The header stays one screen however many instances fail. */
+#define HEADER_FAILS	10
+#define HEADER_REASON	200
+
+static void report_header(FILE *out, const char *prefix, const struct run_info *ri,
+			  const struct inst_result *rs, int n)
+{
+	int pass = 0, fail = 0, skip = 0, checked = 0, reported = 0, faults = 0;
+	int per_fs[FS__N] = { 0 }, nfs = 0, ntried = 0, shown = 0;
+	unsigned char tried[64] = { 0 };	/* by index in blk_statuses[] */
+
+	for (int i = 0; i < n; i++) {
+		const struct inst_result *r = &rs[i];
+		const struct scenario *sc = r->inst->sc;
+
+		pass += r->verdict == R_PASS;
+		fail += r->verdict == R_FAIL;
+		if (r->verdict == R_SKIP) {
+			skip++;
+			continue;	/* nothing of it ran */
+		}
+		per_fs[r->inst->fs]++;
+		checked += r->nchecked;
+		reported += r->nreported;
+		faults += r->nfaults;
+		/* the statuses the device was told to return, not those a
+		 * scenario names in a step that never ran */
+		for (int s = 0; s < r->nsteps && s < sc->nsteps; s++) {
+			const char *name = sc->steps[s].fault.status;
+			const struct blk_status *bs;
+
+			if (!r->steps[s].ran || sc->steps[s].op != OP_FAULT)
+				continue;
+			if (!strcmp(name, "$status"))
+				name = r->inst->status;
+			bs = name ? blk_status_by_name(name) : NULL;
+			if (bs && (size_t)(bs - blk_statuses) < sizeof(tried))
+				tried[bs - blk_statuses] = 1;
+		}
+	}
+
+	fprintf(out, "%sKernel:        %s\n", prefix, ri && ri->kernel ? ri->kernel : "unknown");
+	fprintf(out, "%sScenarios:     ", prefix);
+	for (int i = 0; ri && i < ri->npaths; i++)
+		fprintf(out, "%s%s", i ? " " : "", ri->paths[i]);
+	if (ri && ri->nfilters) {
+		fprintf(out, " (filter");
+		for (int i = 0; i < ri->nfilters; i++)
+			fprintf(out, " %s", ri->filters[i]);
+		fprintf(out, ")");
+	}
+	fprintf(out, "\n%sInstances:     %d: %d passed, %d failed, %d skipped\n", prefix, n, pass, fail, skip);
+	fprintf(out, "%sFile systems:  ", prefix);
+	for (int fs = 0; fs < FS__N; fs++) {
+		if (!per_fs[fs])
+			continue;
+		fprintf(out, "%s%s (%d)", nfs ? ", " : "", fs_names[fs], per_fs[fs]);
+		nfs++;
+	}
+	fprintf(out, "%s\n%sblk_status_t:  ", nfs ? "" : "none ran", prefix);
+	for (size_t k = 0; k < n_blk_statuses && k < sizeof(tried); k++)
+		ntried += tried[k];
+	if (!ntried) {
+		fprintf(out, "none injected\n");
+	} else if ((size_t)ntried == n_blk_statuses) {
+		/* the whole library tries every status: one word, not a screen */
+		fprintf(out, "all %d that dm-wberr can return\n", ntried);
+	} else {
+		const char *sep = "";
+
+		for (size_t k = 0; k < n_blk_statuses && k < sizeof(tried); k++) {
+			if (!tried[k])
+				continue;
+			fprintf(out, "%s%s", sep, blk_statuses[k].name);
+			sep = ", ";
+		}
+		fprintf(out, " (%d of %zu)\n", ntried, n_blk_statuses);
+	}
+	fprintf(out, "%sSync results:  %d fd results checked against the model, %d of them returned an error\n",
+		prefix, checked, reported);
+	fprintf(out, "%sFaults:        %d injected (dm-wberr fault log entries)\n", prefix, faults);
+	if (!fail) {
+		fprintf(out, "%sViolations:    none\n", prefix);
+		return;
+	}
+	fprintf(out, "%sViolations:    %d failed instance%s\n", prefix, fail, fail == 1 ? "" : "s");
+	for (int i = 0; i < n; i++) {
+		char why[HEADER_REASON + 1];
+		size_t len;
+
+		if (rs[i].verdict != R_FAIL)
+			continue;
+		if (shown == HEADER_FAILS) {
+			fprintf(out, "%s  ... and %d more (the TAP file has each one's steps)\n", prefix,
+				fail - shown);
+			break;
+		}
+		/* one line each: the TAP file has the full reason and steps */
+		snprintf(why, sizeof(why), "%s", rs[i].reason);
+		for (char *p = why; *p; p++)
+			if (*p == '\n' || *p == '\t')
+				*p = ' ';
+		len = strlen(rs[i].reason);
+		fprintf(out, "%s  %s: %s%s\n", prefix, rs[i].inst->id, why[0] ? why : "failed",
+			len > HEADER_REASON ? "..." : "");
+		shown++;
+	}
+}
+
+void report_summary(FILE *out, const char *prefix, const struct run_info *ri,
+		    const struct inst_result *rs, int n)
 {
 	struct gline *g = calloc((size_t)n + 1, sizeof(*g));
 	int ng = 0, pass = 0, fail = 0, skip = 0;
+
+	report_header(out, prefix, ri, rs, n);
+	fprintf(out, "%s\n", prefix);
 
 	for (int i = 0; i < n; i++) {
 		const struct scenario *sc = rs[i].inst->sc;

@@ -8,8 +8,22 @@
 
 void report_tap_begin(FILE *out, int n);
 void report_tap_result(FILE *out, int idx, const struct inst_result *r);
-/* "# " lines: per filesystem, which guarantees hold */
-void report_summary(FILE *out, const char *prefix, const struct inst_result *rs, int n);
+/* What the run was asked to do, for the summary's header. */
+struct run_info {
+	const char *kernel;		/* uname -r where the instances ran */
+	const char *const *paths;	/* scenario files or directories given */
+	int npaths;
+	const char *const *filters;	/* --filter globs; none = every instance */
+	int nfilters;
+};
+
+/*
+ * The header a person reads first (kernel, file systems, statuses, counts,
+ * every failed instance by name), then per filesystem which guarantees hold;
+ * every line starts with @prefix.
+ */
+void report_summary(FILE *out, const char *prefix, const struct run_info *ri,
+		    const struct inst_result *rs, int n);
 int report_junit(const char *path, const struct inst_result *rs, int n);
 /* errno-fidelity.md and errno-fidelity.csv under @dir; 0 if nothing to write */
 int report_fidelity(const char *dir, const struct inst_result *rs, int n);

@@ -7,9 +7,24 @@
 # TAP on stdout (one test per scenario instance); the per-filesystem summary
 # (summary.txt), the errno-fidelity table (errno-fidelity.md/.csv) and
 # wberr-run's JUnit land in $WBERR_RESULTS.
+#
+# `make run SCENARIOS=... FILTER=...` brings its own (the host checked them
+# before the boot): the files and directories in /payload/scenarios replace
+# the library baked into the image, and the globs in /payload/scenario-filter
+# (commas or spaces between them) replace $WBERR_SCENARIO_FILTER.
 
 set -- $WBERR_DISKS
 disk=$1
+
+filter=$WBERR_SCENARIO_FILTER
+[ -f /payload/scenario-filter ] && filter=$(cat /payload/scenario-filter)
+# Each entry on its own, as the host's check saw it: a file the user named
+# is read whatever its suffix, while a directory is scanned for *.yaml.
+if [ -d /payload/scenarios ]; then
+	set -- /payload/scenarios/*
+else
+	set -- "$WBERR_SHARE/scenarios"
+fi
 
 if [ ! -d /sys/module/dm_wberr ] && ! insmod "$WBERR_MODDIR/dm-wberr.ko"; then
 	echo "TAP version 14"
@@ -22,5 +37,4 @@ fi
 mkdir -p /mnt/wberr "$WBERR_RESULTS"
 exec wberr-run --disk "$disk" --mnt /mnt/wberr \
 	--results "$WBERR_RESULTS" --junit "$WBERR_RESULTS/wberr-run.junit.xml" \
-	${WBERR_SCENARIO_FILTER:+--filter "$WBERR_SCENARIO_FILTER"} \
-	"$WBERR_SHARE/scenarios"
+	${filter:+--filter "$filter"} "$@"

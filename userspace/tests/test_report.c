@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "names.h"
 #include "report.h"
 #include "tap.h"
 
@@ -17,6 +18,131 @@ static char *slurp(const char *path)
 		fclose(f);
 	}
 	return b;
+}
+
+static char *summary_of(const char *prefix, const struct run_info *ri, const struct inst_result *rs, int n)
+{
+	FILE *f = tmpfile();
+	char *s = calloc(1, 16384);
+
+	report_summary(f, prefix, ri, rs, n);
+	rewind(f);
+	if (fread(s, 1, 16383, f) == 0)
+		s[0] = 0;
+	fclose(f);
+	return s;
+}
+
+/*
+ * The header make run ends with: statuses come from fault steps that ran
+ * ('$status' is the instance's matrix status), counts from instances that
+ * were not skipped, and every failed instance is named on one line.
+ */
+static void test_header(void)
+{
+	struct step sm[2] = { { .op = OP_FAULT, .fault = { .status = "$status" } }, { .op = OP_FSYNC, .fd = "a" } };
+	struct step sl[3] = { { .op = OP_FAULT, .fault = { .status = "ioerr" } }, { .op = OP_FSYNC, .fd = "a" },
+			      { .op = OP_FAULT, .fault = { .status = "medium" } } };
+	struct scenario scm = { .name = "m", .file = "m.yaml", .matrix_status = 1, .nsteps = 2, .steps = sm };
+	struct scenario scl = { .name = "l", .guarantee = "once", .file = "l.yaml", .nsteps = 3, .steps = sl };
+	struct instance in[4] = { { .sc = &scm, .fs = FS_EXT4, .status = "timeout", .id = "ext4/m[timeout]" },
+				  { .sc = &scm, .fs = FS_XFS, .status = "nospc", .id = "xfs/m[nospc]" },
+				  { .sc = &scl, .fs = FS_EXT4, .id = "ext4/l" },
+				  { .sc = &scl, .fs = FS_BTRFS, .id = "btrfs/l" } };
+	struct step_result s0[2] = { { .ran = 1, .pass = 1 }, { .ran = 1, .pass = 1, .err = ETIMEDOUT } };
+	struct step_result s1[2] = { { .ran = 1, .pass = 1 }, { .ran = 1, .pass = 0 } };
+	/* the "medium" fault never ran: not a status that was tried */
+	struct step_result s2[3] = { { .ran = 1, .pass = 1 }, { .ran = 1, .pass = 1, .err = EIO }, { 0 } };
+	struct inst_result r[4] = {
+		{ .inst = &in[0], .verdict = R_PASS, .nsteps = 2, .steps = s0, .nchecked = 2, .nreported = 1, .nfaults = 3 },
+		{ .inst = &in[1], .verdict = R_FAIL, .nsteps = 2, .steps = s1, .nchecked = 1, .nfaults = 1,
+		  .reason = "step 2 fsync a (m.yaml:9): returned 0\nexpected ENOSPC" },
+		{ .inst = &in[2], .verdict = R_PASS, .nsteps = 3, .steps = s2, .nchecked = 3, .nreported = 2, .nfaults = 2 },
+		/* skipped: counted as such, its numbers and filesystem not */
+		{ .inst = &in[3], .verdict = R_SKIP, .nchecked = 9, .nreported = 9, .nfaults = 9,
+		  .reason = "no mkfs.btrfs" },
+	};
+	const char *paths[] = { "scenarios/core" }, *filters[] = { "ext4/*", "xfs/*" };
+	struct run_info ri = { .kernel = "6.12.118-test", .paths = paths, .npaths = 1,
+			       .filters = filters, .nfilters = 2 };
+	struct inst_result many[12], every[32];
+	struct instance all[32];
+	char want[2048], *s, *line;
+	int bad = 0;
+
+	snprintf(want, sizeof(want),
+		 "Kernel:        6.12.118-test\n"
+		 "Scenarios:     scenarios/core (filter ext4/* xfs/*)\n"
+		 "Instances:     4: 2 passed, 1 failed, 1 skipped\n"
+		 "File systems:  ext4 (2), xfs (1)\n"
+		 "blk_status_t:  timeout, nospc, ioerr (3 of %zu)\n"
+		 "Sync results:  6 fd results checked against the model, 3 of them returned an error\n"
+		 "Faults:        6 injected (dm-wberr fault log entries)\n"
+		 "Violations:    1 failed instance\n"
+		 "  xfs/m[nospc]: step 2 fsync a (m.yaml:9): returned 0 expected ENOSPC\n"
+		 "\n"
+		 "Summary: which guarantees hold on this kernel, per filesystem\n", n_blk_statuses);
+	s = summary_of("", &ri, r, 4);
+	s[strnlen(s, strlen(want))] = 0;	/* the header and the section's title */
+	is_str(want, s, "header: kernel, scenarios, instances, file systems, statuses, counts, violation");
+	free(s);
+	s = summary_of("", &ri, r, 4);
+	ok(strstr(s, "\next4:\n  [holds] m (1/1)\n  [holds] once (1/1)\n") != NULL, "per-filesystem section kept");
+	ok(strstr(s, "\nbtrfs:\n  [skipped] once (0/0)\n") != NULL, "a skipped instance still has its line");
+	free(s);
+
+	/* nothing failed, nothing injected */
+	r[1].verdict = R_PASS;
+	s = summary_of("", &ri, r + 2, 1);
+	ok(strstr(s, "\nViolations:    none\n") != NULL, "no violation: none");
+	free(s);
+	s = summary_of("", &ri, r + 3, 1);
+	ok(strstr(s, "\nFile systems:  none ran\nblk_status_t:  none injected\n") != NULL, "only skipped: none ran");
+	free(s);
+
+	/* every status tried (the whole library): one word */
+	for (size_t k = 0; k < n_blk_statuses && k < 12; k++) {
+		many[k] = r[0];
+		many[k].inst = &all[k];
+		all[k] = in[0];
+		all[k].status = blk_statuses[k].name;
+	}
+	s = summary_of("", &ri, many, 12);
+	ok(strstr(s, "\nblk_status_t:  notsupp, timeout, nospc, transport, target, resv_conflict, medium, "
+		  "protection, resource, ioerr, again, dev_resource (12 of") != NULL, "statuses in the table's order");
+	free(s);
+	for (size_t k = 0; k < n_blk_statuses && k < 32; k++) {
+		all[k] = in[0];
+		all[k].status = blk_statuses[k].name;
+		every[k] = r[0];
+		every[k].inst = &all[k];
+	}
+	s = summary_of("", &ri, every, (int)n_blk_statuses);
+	snprintf(want, sizeof(want), "\nblk_status_t:  all %zu that dm-wberr can return\n", n_blk_statuses);
+	ok(n_blk_statuses <= 32 && strstr(s, want) != NULL, "every status tried: said in one word");
+	free(s);
+
+	/* many failures: ten named, one line each, the rest counted */
+	for (int i = 0; i < 12; i++) {
+		many[i] = r[2];
+		many[i].verdict = R_FAIL;
+		memset(many[i].reason, 'x', 300);
+		many[i].reason[300] = 0;
+	}
+	s = summary_of("# ", &ri, many, 12);
+	ok(strstr(s, "# Violations:    12 failed instances\n") != NULL, "failures counted");
+	ok(strstr(s, "#   ... and 2 more (the TAP file has each one's steps)\n") != NULL, "ten named, the rest counted");
+	strcpy(want, "\n#   ext4/l: ");
+	memset(want + 13, 'x', 200);
+	strcpy(want + 213, "...\n");
+	ok(strstr(s, want) != NULL, "a long reason is cut at 200 characters");
+	for (line = s; *line; line = strchr(line, '\n') + 1) {
+		bad += strncmp(line, "# ", 2) != 0;
+		if (!strchr(line, '\n'))
+			break;
+	}
+	is_int(0, bad, "every line carries the prefix");
+	free(s);
 }
 
 int main(void)
@@ -57,7 +183,7 @@ int main(void)
 	free(s);
 
 	f = tmpfile();
-	report_summary(f, "# ", r, 2);
+	report_summary(f, "# ", NULL, r, 2);
 	rewind(f);
 	s = calloc(1, 8192);
 	if (fread(s, 1, 8191, f) == 0)
@@ -66,7 +192,12 @@ int main(void)
 	ok(strstr(s, "# ext4:\n#   [holds] exactly once (1/1)") != NULL, "summary: ext4 holds");
 	ok(strstr(s, "# xfs:\n#   [FAILS] exactly once (0/1)") != NULL, "summary: xfs fails");
 	ok(strstr(s, "# 1 passed, 1 failed, 0 skipped") != NULL, "totals");
+	ok(!strncmp(s, "# Kernel:        unknown\n", 25), "summary starts with the header, kernel unknown without run info");
+	ok(strstr(s, "# Violations:    1 failed instance\n#   xfs/s[timeout]: step 1 <fsync> & co\n") != NULL,
+	   "the failed instance is named with its reason");
 	free(s);
+
+	test_header();
 
 	if (!mkdtemp(dir))
 		return 1;
