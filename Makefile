@@ -93,7 +93,7 @@ LEAK_CONTROL := $(TOP)/kernel/tests/leak-control
 
 module: kernel
 	@mkdir -p $(MODDIR) $(KMOD_SRC)
-	@cp -p $(TOP)/dm-wberr/*.c $(LEAK_CONTROL)/*.c $(KMOD_SRC)/
+	@cp -p $(TOP)/dm-wberr/*.c $(TOP)/dm-wberr/*.h $(LEAK_CONTROL)/*.c $(KMOD_SRC)/
 	@cat $(TOP)/dm-wberr/Kbuild $(LEAK_CONTROL)/Kbuild > $(KMOD_SRC)/Kbuild
 	@$(MAKE) -s -C $(KTREE) ARCH=x86_64 M=$(KMOD_SRC) modules
 	@cp $(KMOD_SRC)/*.ko $(MODDIR)/

@@ -28,6 +28,9 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 
+/* dm-wberr-abi.h has no include guard: each include expands one list */
+#include "dm-wberr-abi.h"
+
 #define DM_MSG_PREFIX "wberr"
 
 #define WBERR_LOG_SIZE_DEFAULT	1024
@@ -39,17 +42,12 @@
 #define WBERR_MAX_CANDIDATES	16
 /* log entries copied out of the spinlock at a time */
 #define WBERR_LOG_BATCH		32
-/* blk_status_t values are < 20 in 6.12 (see blk_errors[] in blk-core.c) */
-#define WBERR_NR_STATUS		20
+#define WBERR_NR_STATUS		WBERR_ABI_NR_STATUS
 
-/* Op classes a rule can match. */
+/* Op classes a rule can match, in the bit order of dm-wberr-abi.h. */
 enum wberr_class {
-	WBERR_READ,
-	WBERR_WRITE,		/* data write without FUA */
-	WBERR_FUA,		/* data write with FUA */
-	WBERR_FLUSH,		/* the empty preflush bio */
-	WBERR_DISCARD,
-	WBERR_WRITE_ZEROES,
+#define WBERR_ABI_OP(sfx, ...)	WBERR_##sfx,
+#include "dm-wberr-abi.h"
 	WBERR_NR_CLASSES
 };
 
@@ -58,38 +56,23 @@ enum wberr_class {
 #define WBERR_NO_CLASS		WBERR_NR_CLASSES
 
 static const char * const wberr_class_names[WBERR_NR_CLASSES] = {
-	[WBERR_READ]		= "read",
-	[WBERR_WRITE]		= "write",
-	[WBERR_FUA]		= "fua",
-	[WBERR_FLUSH]		= "flush",
-	[WBERR_DISCARD]		= "discard",
-	[WBERR_WRITE_ZEROES]	= "write_zeroes",
+#define WBERR_ABI_OP(sfx, name)						\
+	[WBERR_##sfx] = #name,
+#include "dm-wberr-abi.h"
 };
 
 /*
  * The statuses a rule may complete a bio with.  Deliberately absent:
  * BLK_STS_OK (the error would vanish), BLK_STS_DM_REQUEUE (dm core requeues
  * or rewrites it), 18 (an unused slot: blk_status_to_errno() returns 0) and
- * anything >= 20 (past blk_errors[]).
+ * anything >= 20 (past blk_errors[]).  BUILD_BUG_ON_ZERO keeps the shared
+ * header honest against this kernel's numbering.
  */
 static const char * const wberr_status_names[WBERR_NR_STATUS] = {
-	[BLK_STS_NOTSUPP]		= "notsupp",
-	[BLK_STS_TIMEOUT]		= "timeout",
-	[BLK_STS_NOSPC]			= "nospc",
-	[BLK_STS_TRANSPORT]		= "transport",
-	[BLK_STS_TARGET]		= "target",
-	[BLK_STS_RESV_CONFLICT]		= "resv_conflict",
-	[BLK_STS_MEDIUM]		= "medium",
-	[BLK_STS_PROTECTION]		= "protection",
-	[BLK_STS_RESOURCE]		= "resource",
-	[BLK_STS_IOERR]			= "ioerr",
-	[BLK_STS_AGAIN]			= "again",
-	[BLK_STS_DEV_RESOURCE]		= "dev_resource",
-	[BLK_STS_ZONE_OPEN_RESOURCE]	= "zone_open_resource",
-	[BLK_STS_ZONE_ACTIVE_RESOURCE]	= "zone_active_resource",
-	[BLK_STS_OFFLINE]		= "offline",
-	[BLK_STS_DURATION_LIMIT]	= "duration_limit",
-	[BLK_STS_INVAL]			= "inval",
+#define WBERR_ABI_STATUS(nr, name, sfx, ...)				\
+	[(__force u8)BLK_STS_##sfx] =					\
+		#name + BUILD_BUG_ON_ZERO((__force u8)BLK_STS_##sfx != (nr)),
+#include "dm-wberr-abi.h"
 };
 
 enum wberr_action {
@@ -1050,11 +1033,8 @@ static int wberr_parse_status(struct wberr_c *wc, const char *s,
 	unsigned int i;
 	u64 v;
 
-	if (!strcmp(s, "nexus")) {
-		/* BLK_STS_NEXUS was renamed BLK_STS_RESV_CONFLICT */
-		*status = BLK_STS_RESV_CONFLICT;
-		return 0;
-	}
+	if (!strcmp(s, WBERR_ABI_STATUS_ALIAS))
+		s = WBERR_ABI_STATUS_ALIAS_OF;
 	for (i = 0; i < WBERR_NR_STATUS; i++) {
 		if (wberr_status_names[i] && !strcmp(s, wberr_status_names[i])) {
 			*status = (__force blk_status_t)i;
