@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "wb_names.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <linux/falloc.h>
+
+#include "dm-wberr-abi.h"
+
+/* every errno a status maps to, plus the ones the syscalls under test return */
+#define E(x) { #x, x }
+static const struct wb_name_val errno_names[] = {
+	{ "0", 0 },
+	E(EPERM), E(ENOENT), E(EINTR), E(EIO), E(ENXIO), E(EBADF), E(EAGAIN),
+	E(ENOMEM), E(EACCES), E(EFAULT), E(EBUSY), E(EEXIST), E(ENODEV),
+	E(EINVAL), E(ENOSPC), E(ESPIPE), E(EROFS), E(ENOSYS), E(ENODATA),
+	E(ETIME), E(ENOLINK), E(EBADE), E(EILSEQ), E(EOPNOTSUPP),
+	E(ETIMEDOUT), E(EREMOTEIO), E(ETOOMANYREFS), E(EOVERFLOW), E(EREMCHG),
+	E(EUCLEAN), E(EFBIG), E(EDQUOT), E(ESTALE), E(ENOTBLK), E(EXDEV),
+	{ NULL, 0 }
+};
+#undef E
+
+int wb_errno_by_name(const char *name)
+{
+	for (const struct wb_name_val *n = errno_names; n->name; n++)
+		if (!strcmp(n->name, name))
+			return n->val;
+	return -1;
+}
+
+const char *wb_errno_name(int err)
+{
+	static __thread char buf[16];
+	const char *name;
+
+	if (err < 0)
+		err = -err;
+	for (const struct wb_name_val *n = errno_names; n->name; n++)
+		if (n->val == err)
+			return n->name;
+	name = strerrorname_np(err);
+	if (name)
+		return name;
+	snprintf(buf, sizeof(buf), "E#%d", err);
+	return buf;
+}
+
+const struct wb_status wb_statuses[] = {
+#define WBERR_ABI_STATUS(nr, name, sfx, err) { #name, #sfx, nr, err },
+#include "dm-wberr-abi.h"
+};
+const size_t wb_nr_statuses = sizeof(wb_statuses) / sizeof(wb_statuses[0]);
+const char wb_status_alias[] = WBERR_ABI_STATUS_ALIAS;
+const char wb_status_alias_of[] = WBERR_ABI_STATUS_ALIAS_OF;
+
+const struct wb_status *wb_status_by_name(const char *name)
+{
+	if (!strcmp(name, wb_status_alias))
+		name = wb_status_alias_of;
+	for (size_t i = 0; i < wb_nr_statuses; i++)
+		if (!strcmp(wb_statuses[i].name, name))
+			return &wb_statuses[i];
+	return NULL;
+}
+
+int wb_status_errno(const char *name)
+{
+	const struct wb_status *s = wb_status_by_name(name);
+
+	if (s)
+		return s->err;
+	return strcmp(name, "ok") ? -1 : 0;
+}
+
+const struct wb_name_val wb_op_names[] = {
+#define WBERR_ABI_OP(sfx, name) { #name, WB_OP_##sfx },
+#include "dm-wberr-abi.h"
+	{ "all", WB_OP_ALL },
+	{ NULL, 0 }
+};
+const size_t wb_nr_ops = sizeof(wb_op_names) / sizeof(wb_op_names[0]) - 2;
+
+void wb_op_format(unsigned int mask, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	if ((mask & WB_OP_ALL) == WB_OP_ALL) {
+		snprintf(buf, len, "all");
+		return;
+	}
+	for (size_t i = 0; i < wb_nr_ops && off < len; i++)
+		if (mask & (unsigned int)wb_op_names[i].val)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? "," : "",
+						wb_op_names[i].name);
+}
+
+#define F(x) { #x, x }
+const struct wb_name_val wb_open_flag_names[] = {
+	F(O_RDONLY), F(O_WRONLY), F(O_RDWR), F(O_CREAT), F(O_EXCL), F(O_TRUNC),
+	F(O_APPEND), F(O_SYNC), F(O_DSYNC), F(O_DIRECT), F(O_NOATIME),
+	F(O_CLOEXEC), F(O_NONBLOCK),
+	{ NULL, 0 }
+};
+const struct wb_name_val wb_msync_flag_names[] = {
+	F(MS_SYNC), F(MS_ASYNC), F(MS_INVALIDATE), { NULL, 0 }
+};
+const struct wb_name_val wb_sfr_flag_names[] = {
+	{ "WAIT_BEFORE", SYNC_FILE_RANGE_WAIT_BEFORE },
+	{ "WRITE", SYNC_FILE_RANGE_WRITE },
+	{ "WAIT_AFTER", SYNC_FILE_RANGE_WAIT_AFTER },
+	{ NULL, 0 }
+};
+const struct wb_name_val wb_falloc_flag_names[] = {
+	F(FALLOC_FL_KEEP_SIZE), F(FALLOC_FL_PUNCH_HOLE), F(FALLOC_FL_ZERO_RANGE),
+	F(FALLOC_FL_COLLAPSE_RANGE), F(FALLOC_FL_INSERT_RANGE),
+	{ NULL, 0 }
+};
+#undef F
+
+int wb_name_lookup(const struct wb_name_val *tab, const char *name)
+{
+	for (; tab->name; tab++)
+		if (!strcmp(tab->name, name))
+			return tab->val;
+	return -1;
+}
+
+void wb_name_list(const struct wb_name_val *tab, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (; tab->name && off < len; tab++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", tab->name);
+}
