@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "dm.h"
-#include "names.h"
+#include "wb_faultlog.h"
+#include "wb_names.h"
 #include "sys.h"
 
 #include <inttypes.h>
@@ -10,30 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-int dm_parse_log_line(const char *line, struct log_entry *e)
-{
-	const struct blk_status *bs;
-
-	memset(e, 0, sizeof(*e));
-	if (sscanf(line, "%" SCNu64 " %" SCNu64 " %u %15s %31s %" SCNu64 " %" SCNu64 " %31s",
-		   &e->seq, &e->ns, &e->rule, e->opclass, e->flags, &e->sector, &e->nr,
-		   e->status) != 8)
-		return -1;
-	bs = blk_status_by_name(e->status);
-	e->err = bs ? bs->err : 0;
-	return 0;
-}
-
-int dm_parse_log(const char *text, uint64_t from, struct log_entry **v, int *n, int *cap)
+int dm_parse_log(const char *text, uint64_t from, struct wb_fault **v, int *n, int *cap)
 {
 	const char *p = text;
 	int added = 0;
 
 	while (p && *p) {
-		struct log_entry e;
+		struct wb_fault e;
 		const char *nl = strchr(p, '\n');
 
-		if (!dm_parse_log_line(p, &e) && e.seq >= from) {
+		if (!wb_fault_parse(p, &e) && e.seq >= from) {
 			if (*n == *cap) {
 				*cap = *cap ? *cap * 2 : 256;
 				*v = realloc(*v, (size_t)*cap * sizeof(**v));
@@ -52,7 +39,7 @@ int dm_format_add(const struct fault_spec *f, const char *status, int has_range,
 	char ops[64];
 	size_t off;
 
-	wop_format(f->ops, ops, sizeof(ops));
+	wb_op_format(f->ops, ops, sizeof(ops));
 	off = (size_t)snprintf(buf, len, "add %s %s", ops, status);
 	if (has_range)
 		off += (size_t)snprintf(buf + off, len - off, " sectors=%" PRIu64 "-%" PRIu64, first, last);

@@ -9,7 +9,7 @@
 #include "exec.h"
 #include "agent.h"
 #include "dm.h"
-#include "names.h"
+#include "wb_names.h"
 #include "oracle.h"
 #include "sys.h"
 #include "trace.h"
@@ -64,7 +64,7 @@ struct run {
 	struct rule rules[MAX_RULES];
 	int nrules;
 	uint64_t next_seq;
-	struct log_entry *log;
+	struct wb_fault *log;
 	int nlog, caplog;
 	struct {
 		unsigned long ino;
@@ -348,7 +348,7 @@ static int inode_by_ino(struct run *r, unsigned long ino)
 	return -1;
 }
 
-static int is_data_write(const struct log_entry *e)
+static int is_data_write(const struct wb_fault *e)
 {
 	return (!strcmp(e->opclass, "write") || !strcmp(e->opclass, "fua")) && e->nr > 0;
 }
@@ -645,7 +645,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	const struct scenario *sc = inst->sc;
 	int nprocs = 1, fatal = 0;
 	double t0 = now_s();
-	const struct blk_status *mbs = inst->status ? blk_status_by_name(inst->status) : NULL;
+	const struct wb_status *mbs = inst->status ? wb_status_by_name(inst->status) : NULL;
 	int matrix_errno = mbs ? mbs->err : 0;
 	char *trace_text;
 	struct tr_event *ev = NULL;
@@ -743,7 +743,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		if (st->op == OP_OPEN || st->op == OP_REOPEN)
 			model_update(r, st, sr, &ar);
 		for (int k = log_lo; k < r->nlog; k++) {
-			const struct log_entry *e = &r->log[k];
+			const struct wb_fault *e = &r->log[k];
 			int ino = -1;
 
 			res->nfaults++;
@@ -791,7 +791,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 					char note[PATH_LEN + 96];
 
 					snprintf(note, sizeof(note), "kernel records %s on %s where stock 6.12 records %s",
-						 errno_name(traced), r->o.inode[ino].path, errno_name(rec));
+						 wb_errno_name(traced), r->o.inode[ino].path, wb_errno_name(rec));
 					if (!strstr(sr->msg, note))
 						add_msg(sr->msg, sizeof(sr->msg), "%s", note);
 					rec = traced;
@@ -820,7 +820,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 			if (ino >= 0) {
 				oracle_record(&r->o, ino, st->rec_err);
 				add_msg(sr->msg, sizeof(sr->msg), "the filesystem records %s on %s (scenario: %s)",
-					errno_name(st->rec_err), st->rec_path, st->why);
+					wb_errno_name(st->rec_err), st->rec_path, st->why);
 			}
 		}
 		memset(&pred, 0, sizeof(pred));
@@ -883,7 +883,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		}
 		if (cfg->verbose)
 			fprintf(stderr, "  [%s] step %d %-24s -> %-10s %s %s\n", inst->id, i + 1, what,
-				errno_name(sr->err), sr->pass ? "ok" : "FAIL", sr->msg);
+				wb_errno_name(sr->err), sr->pass ? "ok" : "FAIL", sr->msg);
 	}
 	if (fatal && res->verdict == R_PASS)
 		res->verdict = R_FAIL;

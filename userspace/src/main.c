@@ -4,7 +4,7 @@
  * every sync result against the errseq model.  See scenarios/README.md.
  */
 #include "exec.h"
-#include "names.h"
+#include "wb_names.h"
 #include "parse.h"
 #include "report.h"
 #include "sys.h"

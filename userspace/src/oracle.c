@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "oracle.h"
-#include "names.h"
+#include "wb_names.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,9 +95,9 @@ int oracle_open(struct oracle *o, const char *proc, const char *fd, const char *
 	of->refs = 1;
 	of->oflags = oflags;
 	/* do_dentry_open(): f_wb_err = filemap_sample_wb_err(), f_sb_err = file_sample_sb_err() */
-	of->f_wb_err = errseq_sample(&o->inode[ino].wb_err);
+	of->f_wb_err = wb_errseq_sample(&o->inode[ino].wb_err);
 	of->sb = (o->fs == FS_RAW && !strcmp(path, "@dev")) ? SB_DEVTMPFS : SB_FS;
-	of->f_sb_err = errseq_sample(&o->sb_err[of->sb]);
+	of->f_sb_err = wb_errseq_sample(&o->sb_err[of->sb]);
 	return new_fd(o, p, fd, f) < 0 ? -1 : 0;
 }
 
@@ -214,8 +214,8 @@ void oracle_record(struct oracle *o, int inode, int err)
 	if (inode < 0 || inode >= o->ninodes || err <= 0)
 		return;
 	/* mapping_set_error(): the mapping, then host->i_sb->s_wb_err */
-	errseq_set(&o->inode[inode].wb_err, -err);
-	errseq_set(&o->sb_err[SB_FS], -err);
+	wb_errseq_set(&o->inode[inode].wb_err, -err);
+	wb_errseq_set(&o->sb_err[SB_FS], -err);
 	o->inode[inode].as_flags |= err == ENOSPC ? OR_AS_ENOSPC : OR_AS_EIO;
 }
 
@@ -256,7 +256,7 @@ int oracle_sync(struct oracle *o, int op, const char *proc, const char *fd, int 
 		struct or_pred *p)
 {
 	int i = oracle_find_fd(o, proc, fd), f;
-	errseq_t *map, *cur;
+	wb_errseq_t *map, *cur;
 
 	memset(p, 0, sizeof(*p));
 	p->inode = p->ofd = -1;
@@ -316,7 +316,7 @@ int oracle_sync(struct oracle *o, int op, const char *proc, const char *fd, int 
 
 		p->flag_err = fl & OR_AS_EIO ? EIO : fl & OR_AS_ENOSPC ? ENOSPC : 0;
 	}
-	p->err = -errseq_check_and_advance(map, cur);
+	p->err = -wb_errseq_check_and_advance(map, cur);
 	p->cur_after = *cur;
 	/* file_check_and_advance_wb_err() always clears AS_EIO and AS_ENOSPC */
 	if (!p->sb)
@@ -339,18 +339,18 @@ void oracle_judge(const struct or_pred *pred, int actual, const struct step *st,
 		v->pass = actual == want;
 		if (!v->pass)
 			snprintf(v->msg, sizeof(v->msg), "returned %s, scenario expects %s%s%s",
-				 errno_name(actual), errno_name(want),
+				 wb_errno_name(actual), wb_errno_name(want),
 				 pred && pred->valid ? " (errseq model: " : "",
-				 pred && pred->valid ? errno_name(model) : "");
+				 pred && pred->valid ? wb_errno_name(model) : "");
 		if (v->pass && pred && pred->valid && want != model && !st->why[0]) {
 			v->pass = 0;
 			snprintf(v->msg, sizeof(v->msg),
 				 "expects %s where the errseq model says %s: give the kernel's reason in 'why'",
-				 errno_name(want), errno_name(model));
+				 wb_errno_name(want), wb_errno_name(model));
 		}
 		if (v->pass && pred && pred->valid && want != model)
-			snprintf(v->msg, sizeof(v->msg), "model %s, kernel %s: %.400s", errno_name(model),
-				 errno_name(want), st->why);
+			snprintf(v->msg, sizeof(v->msg), "model %s, kernel %s: %.400s", wb_errno_name(model),
+				 wb_errno_name(want), st->why);
 		return;
 	}
 	v->expected = model;
@@ -358,32 +358,32 @@ void oracle_judge(const struct or_pred *pred, int actual, const struct step *st,
 		v->pass = actual == 0;
 		if (!v->pass)
 			snprintf(v->msg, sizeof(v->msg), "returned %s; a call without 'expect' must succeed",
-				 errno_name(actual));
+				 wb_errno_name(actual));
 		return;
 	}
 	if (actual == model) {
 		v->pass = 1;
 		if (model)
 			snprintf(v->msg, sizeof(v->msg), "errseq %#x -> cursor %#x: reported %s once",
-				 pred->map_before, pred->cur_after, errno_name(model));
+				 pred->map_before, pred->cur_after, wb_errno_name(model));
 		return;
 	}
 	if (!model && nondata_faults) {
 		snprintf(v->msg, sizeof(v->msg),
 			 "returned %s from a flush/metadata fault during the call; errseq says 0: "
 			 "assert this filesystem-specific result with 'expect' and 'why'",
-			 errno_name(actual));
+			 wb_errno_name(actual));
 		return;
 	}
 	if (model)
 		snprintf(v->msg, sizeof(v->msg),
 			 "returned %s, errseq model says %s (mapping %#x, cursor %#x): error %s",
-			 errno_name(actual), errno_name(model), pred->map_before, pred->cur_before,
+			 wb_errno_name(actual), wb_errno_name(model), pred->map_before, pred->cur_before,
 			 actual ? "replaced by another" : "lost");
 	else
 		snprintf(v->msg, sizeof(v->msg),
 			 "returned %s, errseq model says 0 (mapping %#x, cursor %#x): %s",
-			 errno_name(actual), pred->map_before, pred->cur_before,
+			 wb_errno_name(actual), pred->map_before, pred->cur_before,
 			 "reported twice or from elsewhere");
 }
 
@@ -411,10 +411,10 @@ int oracle_check_trace(const struct or_pred *p, unsigned long ino,
 			 "where the model saw nothing new", ino, ev[last].old, ev[last].new_);
 		return 0;
 	}
-	if (hits && (int)errseq_errno(ev[last].new_) != p->err) {
+	if (hits && (int)wb_errseq_errno(ev[last].new_) != p->err) {
 		snprintf(msg, len, "kernel cursor on ino %#lx moved to %#x (%s), model says %s",
-			 ino, ev[last].new_, errno_name((int)errseq_errno(ev[last].new_)),
-			 errno_name(p->err));
+			 ino, ev[last].new_, wb_errno_name((int)wb_errseq_errno(ev[last].new_)),
+			 wb_errno_name(p->err));
 		return 0;
 	}
 	if (hits)

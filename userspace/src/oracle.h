@@ -9,7 +9,7 @@
 #define WBERR_ORACLE_H
 
 #include <stddef.h>
-#include "errseq.h"
+#include "wb_errseq.h"
 #include "scenario.h"
 
 #define OR_MAX_INODES 32
@@ -28,14 +28,14 @@ enum { SB_FS, SB_DEVTMPFS, SB__N };
 
 struct or_inode {
 	char path[PATH_LEN];
-	errseq_t wb_err;
+	wb_errseq_t wb_err;
 	int as_flags;		/* OR_AS_*: cleared by file_check_and_advance_wb_err() */
 	int linked;		/* still reachable by path */
 };
 
 struct or_ofd {
 	int inode;
-	errseq_t f_wb_err, f_sb_err;
+	wb_errseq_t f_wb_err, f_sb_err;
 	int sb;			/* where the dentry lives */
 	int refs;		/* fds + mmaps pointing at it */
 	int oflags;
@@ -51,7 +51,7 @@ struct or_fd {
 
 struct oracle {
 	int fs;
-	errseq_t sb_err[SB__N];
+	wb_errseq_t sb_err[SB__N];
 	int ninodes, nofds, nfds, nprocs;
 	struct or_inode inode[OR_MAX_INODES];
 	struct or_ofd ofd[OR_MAX_OFDS];
@@ -66,7 +66,7 @@ struct or_pred {
 	int inode, ofd;
 	int err;		/* positive errno from errseq, or 0 */
 	int consumed;		/* f_wb_err (or f_sb_err) moves */
-	errseq_t map_before, cur_before, cur_after;
+	wb_errseq_t map_before, cur_before, cur_after;
 	int sb;			/* syncfs: checked the super block */
 	int flag_err;		/* btrfs: what filemap_check_errors() made of AS_* */
 };
@@ -120,7 +120,7 @@ void oracle_judge(const struct or_pred *pred, int actual, const struct step *st,
 /* one parsed file_check_and_advance_wb_err event */
 struct tr_advance {
 	unsigned long ino;
-	errseq_t old, new_;
+	wb_errseq_t old, new_;
 };
 
 /*

@@ -5,7 +5,7 @@
  * the exact key.  Nothing unknown is ignored.
  */
 #include "parse.h"
-#include "names.h"
+#include "wb_names.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -225,7 +225,7 @@ static int get_enum(struct pctx *c, yaml_node_t *n, const char *const *names, in
 }
 
 /* a scalar or a list of scalars, each a name from @tab, OR'ed together */
-static int get_flags(struct pctx *c, yaml_node_t *n, const struct name_val *tab, int *out)
+static int get_flags(struct pctx *c, yaml_node_t *n, const struct wb_name_val *tab, int *out)
 {
 	char all[512];
 	const char *s = NULL;
@@ -234,9 +234,9 @@ static int get_flags(struct pctx *c, yaml_node_t *n, const struct name_val *tab,
 	*out = 0;
 	if (n->type == YAML_SCALAR_NODE) {
 		s = (const char *)n->data.scalar.value;
-		v = name_lookup(tab, s);
+		v = wb_name_lookup(tab, s);
 		if (v < 0) {
-			name_list(tab, all, sizeof(all));
+			wb_name_list(tab, all, sizeof(all));
 			return perr(c, n, "unknown flag \"%s\" (expected one of: %s)", s, all);
 		}
 		*out = v;
@@ -250,9 +250,9 @@ static int get_flags(struct pctx *c, yaml_node_t *n, const struct name_val *tab,
 
 		if (want_scalar(c, e, &s))
 			return -1;
-		v = name_lookup(tab, s);
+		v = wb_name_lookup(tab, s);
 		if (v < 0) {
-			name_list(tab, all, sizeof(all));
+			wb_name_list(tab, all, sizeof(all));
 			return perr(c, e, "unknown flag \"%s\" (expected one of: %s)", s, all);
 		}
 		*out |= v;
@@ -271,7 +271,7 @@ static int parse_errno_value(struct pctx *c, yaml_node_t *n, int *out)
 		*out = -2;	/* the matrix status's blk_status_to_errno() */
 		return 0;
 	}
-	*out = errno_by_name(s);
+	*out = wb_errno_by_name(s);
 	if (*out < 0)
 		return perr(c, n, "unknown errno name \"%s\" (use 0, EIO, ETIMEDOUT, ... or $errno)", s);
 	return 0;
@@ -425,10 +425,10 @@ static int parse_step_key(struct pctx *c, struct step *st, const char *k, yaml_n
 	}
 	if (!strcmp(k, "flags")) {
 		switch (st->op) {
-		case OP_OPEN: return get_flags(c, v, open_flag_names, &st->oflags);
-		case OP_MSYNC: return get_flags(c, v, msync_flag_names, &st->flags);
-		case OP_SYNC_FILE_RANGE: return get_flags(c, v, sfr_flag_names, &st->flags);
-		case OP_FALLOCATE: return get_flags(c, v, falloc_flag_names, &st->flags);
+		case OP_OPEN: return get_flags(c, v, wb_open_flag_names, &st->oflags);
+		case OP_MSYNC: return get_flags(c, v, wb_msync_flag_names, &st->flags);
+		case OP_SYNC_FILE_RANGE: return get_flags(c, v, wb_sfr_flag_names, &st->flags);
+		case OP_FALLOCATE: return get_flags(c, v, wb_falloc_flag_names, &st->flags);
 		}
 	}
 	if (!strcmp(k, "mode")) {
@@ -463,16 +463,16 @@ static int parse_step_key(struct pctx *c, struct step *st, const char *k, yaml_n
 		return 0;
 	}
 	if (!strcmp(k, "ops"))
-		return get_flags(c, v, wop_names, &e) ? -1 : (st->fault.ops = (unsigned)e, 0);
+		return get_flags(c, v, wb_op_names, &e) ? -1 : (st->fault.ops = (unsigned)e, 0);
 	if (!strcmp(k, "status")) {
 		if (get_str(c, v, st->fault.status, sizeof(st->fault.status)))
 			return -1;
-		if (strcmp(st->fault.status, "$status") && !blk_status_by_name(st->fault.status)) {
+		if (strcmp(st->fault.status, "$status") && !wb_status_by_name(st->fault.status)) {
 			char all[512];
 			size_t off = 0;
 
-			for (size_t i = 0; i < n_blk_statuses; i++)
-				off += (size_t)snprintf(all + off, sizeof(all) - off, "%s%s", i ? ", " : "", blk_statuses[i].name);
+			for (size_t i = 0; i < wb_nr_statuses; i++)
+				off += (size_t)snprintf(all + off, sizeof(all) - off, "%s%s", i ? ", " : "", wb_statuses[i].name);
 			return perr(c, v, "unknown status \"%s\" (expected one of: %s, nexus, $status)",
 				    st->fault.status, all);
 		}
@@ -658,8 +658,8 @@ static int parse_matrix(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 			return perr(c, k, "unknown key '%s' (allowed: status)", ks);
 		sc->matrix_status = 1;
 		if (v->type == YAML_SCALAR_NODE && !strcmp((char *)v->data.scalar.value, "all")) {
-			for (size_t i = 0; i < n_blk_statuses; i++)
-				strcpy(sc->statuses[sc->nstatuses++], blk_statuses[i].name);
+			for (size_t i = 0; i < wb_nr_statuses; i++)
+				strcpy(sc->statuses[sc->nstatuses++], wb_statuses[i].name);
 		} else if (v->type == YAML_SEQUENCE_NODE) {
 			for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
 				yaml_node_t *e = node(c, *it);
@@ -669,7 +669,7 @@ static int parse_matrix(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 					return perr(c, e, "too many statuses");
 				if (get_str(c, e, sc->statuses[sc->nstatuses], NAME_LEN))
 					return -1;
-				if (!blk_status_by_name(sc->statuses[sc->nstatuses]))
+				if (!wb_status_by_name(sc->statuses[sc->nstatuses]))
 					return perr(c, e, "unknown status \"%s\"", sc->statuses[sc->nstatuses]);
 				sc->nstatuses++;
 				path_pop(c, o2);

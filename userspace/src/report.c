@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "report.h"
-#include "names.h"
+#include "wb_names.h"
+#include "wb_tap.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -47,26 +48,32 @@ void xml_escape(const char *in, char *out, size_t len)
 
 void report_tap_begin(FILE *out, int n)
 {
-	fprintf(out, "TAP version 14\n1..%d\n", n);
-	fflush(out);
+	struct wb_tap t;
+
+	wb_tap_init(&t, out);
+	wb_tap_header(&t, n);
 }
 
 void report_tap_result(FILE *out, int idx, const struct inst_result *r)
 {
 	const struct scenario *sc = r->inst->sc;
-	char q[2400];
+	char q[2400], dir[sizeof(r->reason) + 16];
+	struct wb_tap t;
 
+	wb_tap_init(&t, out);
 	if (r->verdict == R_SKIP) {
-		fprintf(out, "ok %d - %s # SKIP %s\n", idx, r->inst->id, r->reason);
+		snprintf(dir, sizeof(dir), "SKIP %s", r->reason);
+		wb_tap_point(&t, 1, idx, dir, "%s", r->inst->id);
 		fflush(out);
 		return;
 	}
-	fprintf(out, "%s %d - %s", r->verdict == R_PASS ? "ok" : "not ok", idx, r->inst->id);
-	fprintf(out, " # %d sync results checked, %d errors reported, %d faults injected, %.1fs\n",
-		r->nchecked, r->nreported, r->nfaults, r->secs);
+	snprintf(dir, sizeof(dir), "%d sync results checked, %d errors reported, %d faults injected, %.1fs",
+		 r->nchecked, r->nreported, r->nfaults, r->secs);
+	wb_tap_point(&t, r->verdict == R_PASS, idx, dir, "%s", r->inst->id);
 	if (r->verdict != R_PASS) {
 		yaml_quote(r->reason, q, sizeof(q));
-		fprintf(out, "  ---\n  message: %s\n", q);
+		wb_tap_yaml_begin(&t);
+		fprintf(out, "  message: %s\n", q);
 		yaml_quote(sc->file, q, sizeof(q));
 		fprintf(out, "  at:\n    file: %s\n    line: %d\n", q, sc->line);
 		fprintf(out, "  steps:\n");
@@ -78,11 +85,11 @@ void report_tap_result(FILE *out, int idx, const struct inst_result *r)
 				continue;
 			snprintf(line, sizeof(line), "%s %d %s%s%s -> %s%s%s", s->pass ? "ok" : "FAIL",
 				 i + 1, op_names[sc->steps[i].op], sc->steps[i].fd[0] ? " " : "",
-				 sc->steps[i].fd, errno_name(s->err), s->msg[0] ? ": " : "", s->msg);
+				 sc->steps[i].fd, wb_errno_name(s->err), s->msg[0] ? ": " : "", s->msg);
 			yaml_quote(line, q, sizeof(q));
 			fprintf(out, "    - %s\n", q);
 		}
-		fprintf(out, "  ...\n");
+		wb_tap_yaml_end(&t);
 	}
 	fflush(out);
 }
@@ -102,7 +109,7 @@ static void report_header(FILE *out, const char *prefix, const struct run_info *
 {
 	int pass = 0, fail = 0, skip = 0, checked = 0, reported = 0, faults = 0;
 	int per_fs[FS__N] = { 0 }, nfs = 0, ntried = 0, shown = 0;
-	unsigned char tried[64] = { 0 };	/* by index in blk_statuses[] */
+	unsigned char tried[64] = { 0 };	/* by index in wb_statuses[] */
 
 	for (int i = 0; i < n; i++) {
 		const struct inst_result *r = &rs[i];
@@ -122,15 +129,15 @@ static void report_header(FILE *out, const char *prefix, const struct run_info *
 		 * scenario names in a step that never ran */
 		for (int s = 0; s < r->nsteps && s < sc->nsteps; s++) {
 			const char *name = sc->steps[s].fault.status;
-			const struct blk_status *bs;
+			const struct wb_status *bs;
 
 			if (!r->steps[s].ran || sc->steps[s].op != OP_FAULT)
 				continue;
 			if (!strcmp(name, "$status"))
 				name = r->inst->status;
-			bs = name ? blk_status_by_name(name) : NULL;
-			if (bs && (size_t)(bs - blk_statuses) < sizeof(tried))
-				tried[bs - blk_statuses] = 1;
+			bs = name ? wb_status_by_name(name) : NULL;
+			if (bs && (size_t)(bs - wb_statuses) < sizeof(tried))
+				tried[bs - wb_statuses] = 1;
 		}
 	}
 
@@ -153,23 +160,23 @@ static void report_header(FILE *out, const char *prefix, const struct run_info *
 		nfs++;
 	}
 	fprintf(out, "%s\n%sblk_status_t:  ", nfs ? "" : "none ran", prefix);
-	for (size_t k = 0; k < n_blk_statuses && k < sizeof(tried); k++)
+	for (size_t k = 0; k < wb_nr_statuses && k < sizeof(tried); k++)
 		ntried += tried[k];
 	if (!ntried) {
 		fprintf(out, "none injected\n");
-	} else if ((size_t)ntried == n_blk_statuses) {
+	} else if ((size_t)ntried == wb_nr_statuses) {
 		/* the whole library tries every status: one word, not a screen */
 		fprintf(out, "all %d that dm-wberr can return\n", ntried);
 	} else {
 		const char *sep = "";
 
-		for (size_t k = 0; k < n_blk_statuses && k < sizeof(tried); k++) {
+		for (size_t k = 0; k < wb_nr_statuses && k < sizeof(tried); k++) {
 			if (!tried[k])
 				continue;
-			fprintf(out, "%s%s", sep, blk_statuses[k].name);
+			fprintf(out, "%s%s", sep, wb_statuses[k].name);
 			sep = ", ";
 		}
-		fprintf(out, " (%d of %zu)\n", ntried, n_blk_statuses);
+		fprintf(out, " (%d of %zu)\n", ntried, wb_nr_statuses);
 	}
 	fprintf(out, "%sSync results:  %d fd results checked against the model, %d of them returned an error\n",
 		prefix, checked, reported);
@@ -291,7 +298,7 @@ int report_junit(const char *path, const struct inst_result *rs, int n)
 				continue;
 			snprintf(line, sizeof(line), "%s step %d %s %s -> %s %s\n", r->steps[s].pass ? "ok" : "FAIL",
 				 s + 1, op_names[r->inst->sc->steps[s].op], r->inst->sc->steps[s].fd,
-				 errno_name(r->steps[s].err), r->steps[s].msg);
+				 wb_errno_name(r->steps[s].err), r->steps[s].msg);
 			xml_escape(line, b, sizeof(b));
 			fputs(b, f);
 		}
@@ -356,8 +363,8 @@ int report_fidelity(const char *dir, const struct inst_result *rs, int n)
 		fprintf(md, "---|");
 	fprintf(md, "\n");
 	fprintf(csv, "\n");
-	for (size_t st = 0; st < n_blk_statuses; st++) {
-		const struct blk_status *bs = &blk_statuses[st];
+	for (size_t st = 0; st < wb_nr_statuses; st++) {
+		const struct wb_status *bs = &wb_statuses[st];
 		char cells[64][48];
 		int row = 0;
 
@@ -377,7 +384,7 @@ int report_fidelity(const char *dir, const struct inst_result *rs, int n)
 				for (int k = 0; k < ncols; k++)
 					if (!strcmp(cols[k], c)) {
 						snprintf(cells[k], sizeof(cells[k]), "%s%s%s",
-							 errno_name(rs[i].steps[s].err),
+							 wb_errno_name(rs[i].steps[s].err),
 							 rs[i].steps[s].err == bs->err ? " =" : "",
 							 rs[i].steps[s].pass ? "" : " (x)");
 						row = 1;
@@ -386,8 +393,8 @@ int report_fidelity(const char *dir, const struct inst_result *rs, int n)
 		}
 		if (!row)
 			continue;
-		fprintf(md, "| %s | %d | %s |", bs->name, bs->blk_sts, errno_name(bs->err));
-		fprintf(csv, "%s,%d,%s", bs->name, bs->blk_sts, errno_name(bs->err));
+		fprintf(md, "| %s | %d | %s |", bs->name, bs->blk_sts, wb_errno_name(bs->err));
+		fprintf(csv, "%s,%d,%s", bs->name, bs->blk_sts, wb_errno_name(bs->err));
 		for (int k = 0; k < ncols; k++) {
 			fprintf(md, " %s |", cells[k][0] ? cells[k] : "-");
 			fprintf(csv, ",%s", cells[k]);

@@ -4,7 +4,7 @@
 #define WBERR_TRACE_H
 
 #include <stddef.h>
-#include "errseq.h"
+#include "wb_errseq.h"
 
 enum tr_kind { TR_SET, TR_ADVANCE, TR_SB_ADVANCE, TR_MARK };
 
@@ -12,7 +12,7 @@ struct tr_event {
 	int kind;
 	unsigned maj, min;
 	unsigned long ino;
-	errseq_t a, b;		/* set: the traced errseq; advance: old, new */
+	wb_errseq_t a, b;		/* set: the traced errseq; advance: old, new */
 	int err;		/* set: errno recorded (patched kernels print errno=), else -1 */
 	int pid;
 	char mark[64];		/* TR_MARK: text after "wberr-mark:" */

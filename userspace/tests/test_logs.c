@@ -3,13 +3,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "dm.h"
-#include "names.h"
+#include "wb_names.h"
 #include "trace.h"
-#include "tap.h"
+#include "wb_test.h"
 
 static void test_log_lines(void)
 {
-	struct log_entry *v = NULL;
+	struct wb_fault *v = NULL;
 	int n = 0, cap = 0;
 	const char *text =
 		"3 1234567 1 write - 2048 128 timeout\n"
@@ -33,12 +33,12 @@ static void test_log_lines(void)
 
 static void test_add_message(void)
 {
-	struct fault_spec f = { .ops = WOP_WRITE | WOP_FUA, .count = 1, .skip = 2 };
+	struct fault_spec f = { .ops = WB_OP_WRITE | WB_OP_FUA, .count = 1, .skip = 2 };
 	char buf[256];
 
 	dm_format_add(&f, "timeout", 1, 100, 227, buf, sizeof(buf));
 	is_str("add write,fua timeout sectors=100-227 skip=2 count=1", buf, "file-targeted rule");
-	f.ops = WOP_ALL;
+	f.ops = WB_OP_ALL;
 	f.count = 0;
 	f.skip = 0;
 	f.prob = 10000;

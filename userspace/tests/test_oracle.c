@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "oracle.h"
-#include "tap.h"
+#include "wb_test.h"
 
 static struct oracle o;
 

@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
-#include "names.h"
+#include "wb_names.h"
 #include "parse.h"
-#include "tap.h"
+#include "wb_test.h"
 
 static char err[2048];
 
@@ -60,7 +60,7 @@ static void test_good_file(void)
 	is_int(65536, sc->steps[1].size, "64k is 65536");
 	is_int(0xcd, sc->steps[1].pattern, "hex pattern");
 	is_str("nexus", sc->steps[2].fault.status, "nexus kept for dm-wberr to resolve");
-	is_int(WOP_WRITE, sc->steps[2].fault.ops, "ops");
+	is_int(WB_OP_WRITE, sc->steps[2].fault.ops, "ops");
 	is_int(EIO, sc->steps[3].expect.err[FS_RAW], "a scalar expectation applies to every fs");
 	is_int(EIO, sc->steps[4].expect.err[FS_XFS], "per-fs expectation");
 	is_int(0, sc->steps[4].expect.err[FS_EXT4], "default for the others");
@@ -89,7 +89,7 @@ static void test_matrix(void)
 			"  - {op: open, fd: d, path: '@dev', flags: [O_RDWR, O_DIRECT], expect: $errno}\n", &set),
 	       "matrix over all statuses parses (%s)", err);
 	n = expand_instances(&set, &inst);
-	is_int((int)n_blk_statuses, n, "one instance per status");
+	is_int((int)wb_nr_statuses, n, "one instance per status");
 	if (n > 1)
 		is_str("raw/fid[timeout]", inst[1].id, "id names the status");
 	free(inst);

@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "names.h"
+#include "wb_names.h"
 #include "report.h"
-#include "tap.h"
+#include "wb_test.h"
 
 static char *slurp(const char *path)
 {
@@ -81,7 +81,7 @@ static void test_header(void)
 		 "Violations:    1 failed instance\n"
 		 "  xfs/m[nospc]: step 2 fsync a (m.yaml:9): returned 0 expected ENOSPC\n"
 		 "\n"
-		 "Summary: which guarantees hold on this kernel, per filesystem\n", n_blk_statuses);
+		 "Summary: which guarantees hold on this kernel, per filesystem\n", wb_nr_statuses);
 	s = summary_of("", &ri, r, 4);
 	s[strnlen(s, strlen(want))] = 0;	/* the header and the section's title */
 	is_str(want, s, "header: kernel, scenarios, instances, file systems, statuses, counts, violation");
@@ -101,25 +101,25 @@ static void test_header(void)
 	free(s);
 
 	/* every status tried (the whole library): one word */
-	for (size_t k = 0; k < n_blk_statuses && k < 12; k++) {
+	for (size_t k = 0; k < wb_nr_statuses && k < 12; k++) {
 		many[k] = r[0];
 		many[k].inst = &all[k];
 		all[k] = in[0];
-		all[k].status = blk_statuses[k].name;
+		all[k].status = wb_statuses[k].name;
 	}
 	s = summary_of("", &ri, many, 12);
 	ok(strstr(s, "\nblk_status_t:  notsupp, timeout, nospc, transport, target, resv_conflict, medium, "
 		  "protection, resource, ioerr, again, dev_resource (12 of") != NULL, "statuses in the table's order");
 	free(s);
-	for (size_t k = 0; k < n_blk_statuses && k < 32; k++) {
+	for (size_t k = 0; k < wb_nr_statuses && k < 32; k++) {
 		all[k] = in[0];
-		all[k].status = blk_statuses[k].name;
+		all[k].status = wb_statuses[k].name;
 		every[k] = r[0];
 		every[k].inst = &all[k];
 	}
-	s = summary_of("", &ri, every, (int)n_blk_statuses);
-	snprintf(want, sizeof(want), "\nblk_status_t:  all %zu that dm-wberr can return\n", n_blk_statuses);
-	ok(n_blk_statuses <= 32 && strstr(s, want) != NULL, "every status tried: said in one word");
+	s = summary_of("", &ri, every, (int)wb_nr_statuses);
+	snprintf(want, sizeof(want), "\nblk_status_t:  all %zu that dm-wberr can return\n", wb_nr_statuses);
+	ok(wb_nr_statuses <= 32 && strstr(s, want) != NULL, "every status tried: said in one word");
 	free(s);
 
 	/* many failures: ten named, one line each, the rest counted */
