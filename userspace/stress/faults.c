@@ -2,6 +2,7 @@
 #include "faults.h"
 #include "dmctl.h"
 #include "faultlog.h"
+#include "wb_names.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -102,6 +103,17 @@ static int add_base(struct wbs_faults *fp, size_t i, const char *st)
 	return fp->base[i];
 }
 
+/*
+ * The k-th status of a rotation over every status dm-wberr accepts, from
+ * ioerr (the first file of the first epoch gets the commonest error).
+ */
+static const char *status_at(size_t k)
+{
+	size_t first = (size_t)(wb_status_by_name("ioerr") - wb_statuses);
+
+	return wb_statuses[(first + k) % wb_nr_statuses].name;
+}
+
 int wbs_faults_arm(struct wbs_faults *fp)
 {
 	size_t i;
@@ -110,7 +122,7 @@ int wbs_faults_arm(struct wbs_faults *fp)
 	if (!fp->cfg.prob_ppm)
 		return 0;
 	for (i = 0; i < fp->files->next; i++) {
-		const char *st = wbs_statuses[(i + fp->epoch) % wbs_nr_statuses];
+		const char *st = status_at(i + fp->epoch);
 
 		/* the alias once in a while, so it is exercised too */
 		if (!strcmp(st, "resv_conflict") && (fp->epoch & 1))
@@ -125,7 +137,7 @@ int wbs_faults_arm(struct wbs_faults *fp)
 static void rebase(struct wbs_faults *fp)
 {
 	size_t i = (size_t)wbs_rng_below(&fp->rng, fp->files->next);
-	const char *st = wbs_statuses[wbs_rng_below(&fp->rng, wbs_nr_statuses)];
+	const char *st = status_at(wbs_rng_below(&fp->rng, wb_nr_statuses));
 	int rc;
 
 	if (!fp->cfg.prob_ppm)
@@ -149,7 +161,7 @@ static const struct wbs_extent *pick_extent(struct wbs_faults *fp)
 
 static const char *pick_status(struct wbs_faults *fp)
 {
-	return wbs_statuses[wbs_rng_below(&fp->rng, wbs_nr_statuses)];
+	return status_at(wbs_rng_below(&fp->rng, wb_nr_statuses));
 }
 
 static void add_dyn(struct wbs_faults *fp, int id)
@@ -276,9 +288,9 @@ int wbs_faults_drain(struct wbs_faults *fp, int bounded)
 		}
 		for (line = out.s ? strtok_r(out.s, "\n", &save) : NULL; line;
 		     line = strtok_r(NULL, "\n", &save)) {
-			struct wbs_fault f;
+			struct wb_fault f;
 
-			if (wbs_fault_parse(line, fp->epoch, &f)) {
+			if (wb_fault_parse(line, &f)) {
 				wbs_faults_event(fp, "log-unparsed %s", line);
 				continue;
 			}

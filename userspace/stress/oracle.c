@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "oracle.h"
+#include "wb_errseq.h"
+#include "wb_names.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -189,25 +191,25 @@ static void push(size_t **v, size_t *n, size_t x)
 
 /* ------------------------------------------------------------ printing */
 
-static void print_fault(struct ctx *c, const struct wbs_fault *ft)
+static void print_fault(struct ctx *c, const struct wb_fault *ft)
 {
 	fprintf(c->f, "    fault: epoch=%u seq=%" PRIu64 " t=%" PRIu64 ".%06" PRIu64
-		" rule=%u %s [%s] sectors %" PRIu64 "+%u status=%s (%s)\n",
+		" rule=%u %s [%s] sectors %" PRIu64 "+%" PRIu64 " status=%s (%s)\n",
 		ft->epoch, ft->seq, ft->ns / UINT64_C(1000000000),
 		(ft->ns / 1000) % UINT64_C(1000000), ft->rule, ft->opclass, ft->flags,
-		ft->sector, ft->nr, ft->status, wbs_errname(ft->err));
+		ft->sector, ft->nr, ft->status, wb_errno_name(ft->err));
 }
 
 /* The latest fault on @file's data (any file if < 0) at or before @ns. */
-static const struct wbs_fault *fault_before(struct ctx *c, int file,
+static const struct wb_fault *fault_before(struct ctx *c, int file,
 					    uint64_t ns)
 {
 	const struct wbs_faultlog *fl = &c->in->faults;
-	const struct wbs_fault *best = NULL;
+	const struct wb_fault *best = NULL;
 	size_t i;
 
 	for (i = 0; i < fl->n; i++) {
-		const struct wbs_fault *ft = &fl->v[i];
+		const struct wb_fault *ft = &fl->v[i];
 
 		if (ft->ns > ns || !ft->err)
 			continue;
@@ -284,7 +286,7 @@ static void violate(struct ctx *c, enum wbs_vkind kind, const struct fdst *d,
 		    const struct wbs_rec *r, int file, uint64_t ino,
 		    uint64_t center_ns, const char *fmt, ...)
 {
-	const struct wbs_fault *ft;
+	const struct wb_fault *ft;
 	va_list ap;
 
 	c->out->violations[kind]++;
@@ -522,17 +524,17 @@ static void check_results(struct ctx *c, struct fdst *d, const size_t *calls,
 				cur = e->old;
 				start_known = 1;
 			}
-			if ((e->old | WBS_ERRSEQ_SEEN) != (cur | WBS_ERRSEQ_SEEN))
+			if ((e->old | WB_ERRSEQ_SEEN) != (cur | WB_ERRSEQ_SEEN))
 				violate(c, WBS_V_CURSOR, d, r, d->file, d->ino,
 					ev_lo(c, e),
 					"%s was 0x%x after this fd's last call, the kernel advanced it from 0x%x",
 					cursor, cur, e->old);
 			cur = e->new;
-			if (r->ret < 0 && r->err == (int)(e->new & WBS_ERRSEQ_ERRMASK))
+			if (r->ret < 0 && r->err == (int)(e->new & WB_ERRSEQ_MAX_ERRNO))
 				errno_ok = 1;
 		}
 		if (lvl)
-			lvl[j] = wbs_errseq_level(cur);
+			lvl[j] = wb_errseq_level(cur);
 		if (n && r->ret >= 0) {
 			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC]];
 
@@ -540,18 +542,18 @@ static void check_results(struct ctx *c, struct fdst *d, const size_t *calls,
 				ev_lo(c, e),
 				"%s advanced the fd's %s 0x%x -> 0x%x (%s) but returned 0",
 				wbs_op_name(r->op), cursor, e->old, e->new,
-				wbs_errname((int)(e->new & WBS_ERRSEQ_ERRMASK)));
+				wb_errno_name((int)(e->new & WB_ERRSEQ_MAX_ERRNO)));
 		} else if (n && !errno_ok) {
 			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC]];
 
 			violate(c, WBS_V_WRONG_ERRNO, d, r, d->file, d->ino,
 				ev_lo(c, e), "%s returned %s, the %s advanced to 0x%x (%s)",
-				wbs_op_name(r->op), wbs_errname(r->err), cursor, e->new,
-				wbs_errname((int)(e->new & WBS_ERRSEQ_ERRMASK)));
+				wbs_op_name(r->op), wb_errno_name(r->err), cursor, e->new,
+				wb_errno_name((int)(e->new & WB_ERRSEQ_MAX_ERRNO)));
 		} else if (!n && r->ret < 0) {
 			violate(c, WBS_V_NO_CAUSE, d, r, d->file, d->ino, r->t0,
 				"%s returned %s but did not advance the fd's %s (already reported, or not an errseq error)",
-				wbs_op_name(r->op), wbs_errname(r->err), cursor);
+				wbs_op_name(r->op), wb_errno_name(r->err), cursor);
 		}
 	}
 }
@@ -630,7 +632,7 @@ static void check_sets(struct ctx *c)
 			violate(c, WBS_V_SET_NO_FAULT, NULL, NULL, file, e->ino,
 				ev_lo(c, e), "writeback error on %s with no dm-wberr fault on its sectors before it: %s",
 				c->in->files.path[file], e->line);
-		check_fsync_lost(c, i, wbs_errseq_level_after_set(e->old));
+		check_fsync_lost(c, i, wb_errseq_level_after_set(e->old));
 	}
 }
 
@@ -643,18 +645,18 @@ static void check_faults(struct ctx *c)
 	size_t i, k;
 
 	for (i = 0; i < fl->n; i++) {
-		const struct wbs_fault *ft = &fl->v[i];
+		const struct wb_fault *ft = &fl->v[i];
 		unsigned int nhit;
 
 		c->out->faults++;
-		for (k = 0; k < wbs_nr_statuses; k++)
-			if (wbs_status_errno(wbs_statuses[k]) == ft->err)
+		for (k = 0; k < wb_nr_statuses; k++)
+			if (wb_statuses[k].err == ft->err)
 				c->out->fault_status[k]++;
 		nhit = wbs_files_hit(&c->in->files, ft->sector,
 				     ft->sector + (ft->nr ? ft->nr - 1 : 0), c->hit);
 		if (!nhit) {
 			violate(c, WBS_V_STRAY_FAULT, NULL, NULL, -1, 0, ft->ns,
-				"fault at sectors %" PRIu64 "+%u (%s, rule %u) is outside every test file",
+				"fault at sectors %" PRIu64 "+%" PRIu64 " (%s, rule %u) is outside every test file",
 				ft->sector, ft->nr, ft->opclass, ft->rule);
 			continue;
 		}
@@ -674,7 +676,7 @@ static void check_faults(struct ctx *c)
 			if (!found) {
 				violate(c, WBS_V_FAULT_NO_SET, NULL, NULL, (int)f,
 					c->in->files.ino[f], ft->ns,
-					"dm-wberr failed a write of %s (sectors %" PRIu64 "+%u, %s) and no writeback error was recorded on its mapping afterwards",
+					"dm-wberr failed a write of %s (sectors %" PRIu64 "+%" PRIu64 ", %s) and no writeback error was recorded on its mapping afterwards",
 					c->in->files.path[f], ft->sector, ft->nr, ft->status);
 				/* violate() reused c->hit */
 				wbs_files_hit(&c->in->files, ft->sector,
@@ -741,7 +743,7 @@ static void check_syncfs(struct ctx *c, struct fdst *d)
 		if (r->ret < 0 && cause < 0 && !c->has_sb)
 			violate(c, WBS_V_NO_CAUSE, d, r, -1, d->ino, r->t0,
 				"syncfs returned %s with no writeback error recorded on the fs since the fd's previous syncfs",
-				wbs_errname(r->err));
+				wb_errno_name(r->err));
 		prev_b = b;
 		prev_e = e;
 	}
@@ -827,9 +829,9 @@ void wbs_oracle_summary(const struct wbs_oracle_out *o, FILE *f,
 		o->loop_s, ops, o->loop_s > 0 ? (double)ops / o->loop_s : 0.0);
 	fprintf(f, "%sfaults_injected=%lu faults_on_test_files=%lu by status:",
 		prefix, o->faults, o->faults_on_files);
-	for (k = 0; k < wbs_nr_statuses; k++)
+	for (k = 0; k < wb_nr_statuses; k++)
 		if (o->fault_status[k])
-			fprintf(f, " %s:%lu", wbs_statuses[k], o->fault_status[k]);
+			fprintf(f, " %s:%lu", wb_statuses[k].name, o->fault_status[k]);
 	fputc('\n', f);
 	fprintf(f, "%serrors_reported=%lu (fsync=%lu fdatasync=%lu syncfs=%lu, in final sweep %lu) errseq_sets=%lu cursor_advances=%lu set_fd_pairs_checked=%lu syncfs_checked=%lu syncfs_must_fail=%lu\n",
 		prefix, o->errors, o->errors_by_op[WBS_OP_FSYNC],

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "rec.h"
+#include "wb_names.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -120,5 +121,5 @@ void wbs_rec_print(FILE *f, const struct wbs_rec *r)
 		r->proc, r->pid, r->fdi, r->file, r->ino, wbs_op_name(r->op),
 		r->phase == WBS_PHASE_SWEEP ? "(sweep)" : "", r->ret,
 		r->ret < 0 ? " errno=" : "",
-		r->ret < 0 ? wbs_errname(r->err) : "");
+		r->ret < 0 ? wb_errno_name(r->err) : "");
 }

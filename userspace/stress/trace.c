@@ -6,18 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t wbs_errseq_level(uint32_t v)
-{
-	return (v & WBS_ERRSEQ_ERRMASK) ? (v >> WBS_ERRSEQ_SHIFT) + 1 : 0;
-}
-
-uint32_t wbs_errseq_level_after_set(uint32_t old)
-{
-	if (!(old & WBS_ERRSEQ_ERRMASK))
-		return 1 + (old >> WBS_ERRSEQ_SHIFT);
-	return wbs_errseq_level(old) + ((old & WBS_ERRSEQ_SEEN) ? 1 : 0);
-}
-
 static int parse_dev(const char *s, uint32_t *maj, uint32_t *min)
 {
 	const char *p = strstr(s, "dev=");

@@ -53,18 +53,5 @@ int wbs_trace_parse(struct wbs_trace *t, const char *text);
 int wbs_trace_load(struct wbs_trace *t, const char *dir);
 void wbs_trace_free(struct wbs_trace *t);
 
-/* errseq_t layout (lib/errseq.c): errno in the low 12 bits, SEEN = bit
- * 12, counter from bit 13. */
-#define WBS_ERRSEQ_ERRMASK 0xfffu
-#define WBS_ERRSEQ_SEEN    0x1000u
-#define WBS_ERRSEQ_SHIFT   13
-
-/* The error "instance" a value stands for: 0 = never failed, else
- * counter + 1.  errseq_set() overwrites an unseen error in place (same
- * instance, reported once) and starts a new instance after a SEEN one. */
-uint32_t wbs_errseq_level(uint32_t v);
-/* The instance a filemap_set_wb_err event (carrying the OLD value)
- * leaves the mapping at. */
-uint32_t wbs_errseq_level_after_set(uint32_t old);
 
 #endif

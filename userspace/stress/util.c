@@ -73,17 +73,6 @@ void wbs_warn(int with_errno, const char *fmt, ...)
 	errno = e;
 }
 
-const char *wbs_errname(int err)
-{
-	static __thread char num[16];
-	const char *n = err ? strerrorname_np(err) : "0";
-
-	if (n)
-		return n;
-	snprintf(num, sizeof(num), "E%d", err);
-	return num;
-}
-
 char *wbs_read_file(const char *path, size_t *len)
 {
 	struct wbs_buf b = { 0 };

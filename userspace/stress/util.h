@@ -22,9 +22,6 @@ char *wbs_xstrdup(const char *s);
 void wbs_warn(int with_errno, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* errno name ("EIO") or its number as text; never NULL. */
-const char *wbs_errname(int err);
-
 /* Whole file into a NUL-terminated buffer; NULL on error. */
 char *wbs_read_file(const char *path, size_t *len);
 int wbs_write_file(const char *path, const char *text);
