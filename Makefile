@@ -103,11 +103,20 @@ GUEST_TOOL_SRCS := $(wildcard $(TOP)/qemu/guest/*.c $(TOP)/dm-wberr/tests/*.c $(
 GUEST_TOOLS := $(patsubst %.c,$(GUEST_BIN)/%,$(notdir $(GUEST_TOOL_SRCS)))
 vpath %.c $(TOP)/qemu/guest $(TOP)/dm-wberr/tests $(TOP)/kernel/tests
 
-$(GUEST_BIN)/%: %.c
-	@mkdir -p $(GUEST_BIN)
-	$(CC) $(GUEST_CFLAGS) -o $@ $<
+# Every C program links lib/c's archive (lib/README.md); its own Makefile
+# decides whether the archive is stale and installs wberr-names.
+LIBWB := $(BUILD)/lib/libwb.a
+GUEST_CFLAGS += -I$(TOP)/lib/c
 
-guest-tools: $(GUEST_TOOLS)
+.PHONY: FORCE
+$(LIBWB): FORCE
+	@$(MAKE) -s -C $(TOP)/lib/c BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN)
+
+$(GUEST_BIN)/%: %.c $(LIBWB)
+	@mkdir -p $(GUEST_BIN)
+	$(CC) $(GUEST_CFLAGS) -o $@ $< $(LIBWB)
+
+guest-tools: $(LIBWB) $(GUEST_TOOLS)
 
 userspace: deps guest-tools
 	@if [ -f $(TOP)/userspace/Makefile ]; then \

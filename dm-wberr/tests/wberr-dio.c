@@ -38,34 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wb_names.h"
+
 #define SECTOR 512ULL
-
-static const struct {
-	int err;
-	const char *name;
-} errnames[] = {
-#define E(x) { x, #x }
-	E(EOPNOTSUPP), E(ETIMEDOUT), E(ENOSPC), E(ENOLINK), E(EREMOTEIO),
-	E(EBADE), E(ENODATA), E(EILSEQ), E(ENOMEM), E(EIO), E(EAGAIN),
-	E(EBUSY), E(ETOOMANYREFS), E(EOVERFLOW), E(ENODEV), E(ETIME),
-	E(EINVAL), E(EREMCHG), E(EPERM), E(EBADF), E(ENXIO), E(EFAULT),
-	E(EINTR), E(EROFS), E(ENOENT), E(EACCES),
-#undef E
-};
-
-static const char *errname(int err)
-{
-	static char buf[16];
-	size_t i;
-
-	if (!err)
-		return "0";
-	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
-		if (errnames[i].err == err)
-			return errnames[i].name;
-	snprintf(buf, sizeof(buf), "E%d", err);
-	return buf;
-}
 
 static void usage(void)
 {
@@ -195,7 +170,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < count; i++) {
 		double t0 = now_ms();
 		int err = run_op(dev, op, sector, nsect, (int)fill, buf);
-		const char *name = err == -1 ? "DIFF" : errname(err);
+		const char *name = err == -1 ? "DIFF" : wb_errno_name(err);
 
 		if (timed)
 			printf("%s%s/%.0f", i ? " " : "", name, now_ms() - t0);

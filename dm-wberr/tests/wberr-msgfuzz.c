@@ -33,6 +33,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "wb_names.h"
+
 #define MSG_MAX 1024
 
 static uint64_t rng_state;
@@ -54,14 +56,29 @@ static unsigned int rn(unsigned int n)
 }
 
 static const char *const verbs[] = { "add", "remove", "clear", "list", "log", "log_clear" };
-static const char *const classes[] = { "read", "write", "fua", "flush", "discard", "write_zeroes" };
-static const char *const statuses[] = {
-	"ioerr", "timeout", "resv_conflict", "nexus", "nospc", "medium",
-	"transport", "target", "protection", "resource", "notsupp", "again",
-	"dev_resource", "offline", "duration_limit", "inval",
-	"zone_open_resource", "zone_active_resource", "1", "2", "10", "12",
-	"17", "19",
-};
+/*
+ * The valid words, from lib/c's tables (dm-wberr-abi.h): every op class,
+ * then "all"; every status name, the alias and every status number.
+ */
+static const char *classes[8];
+static size_t nr_classes;
+static const char *statuses[64];
+static size_t nr_statuses;
+static char status_numbers[32][4];
+
+static void init_words(void)
+{
+	size_t i;
+
+	for (i = 0; wb_op_names[i].name; i++)
+		classes[nr_classes++] = wb_op_names[i].name;
+	for (i = 0; i < wb_nr_statuses; i++) {
+		statuses[nr_statuses++] = wb_statuses[i].name;
+		snprintf(status_numbers[i], sizeof(status_numbers[i]), "%d", wb_statuses[i].blk_sts);
+		statuses[nr_statuses++] = status_numbers[i];
+	}
+	statuses[nr_statuses++] = wb_status_alias;
+}
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -122,7 +139,7 @@ static void valid_ops(char *w, size_t size, int with_read)
 	if (with_read)
 		mask |= 1;
 	w[0] = '\0';
-	for (c = 0; c < N(classes); c++)
+	for (c = 0; c < wb_nr_ops; c++)
 		if (mask & (1U << c))
 			n += snprintf(w + n, size - n, "%s%s", n ? "," : "", classes[c]);
 }
@@ -139,10 +156,7 @@ static void bad_ops(char *w, size_t size)
 	if (rn(3)) {
 		snprintf(w, size, "%s", fixed[rn(N(fixed))]);
 	} else {
-		static const char *const avoid[] = {
-			"read", "write", "fua", "flush", "discard", "write_zeroes", "all",
-		};
-		garbage_word(w, size, avoid, N(avoid));
+		garbage_word(w, size, classes, nr_classes);
 		/* a garbage word may still be a valid list: force a bad tail */
 		strncat(w, ",x", size - strlen(w) - 1);
 	}
@@ -162,7 +176,7 @@ static void bad_status(char *w, size_t size)
 		if (!w[0])
 			snprintf(w, size, "-");
 	} else {
-		garbage_word(w, size, statuses, N(statuses));
+		garbage_word(w, size, statuses, nr_statuses);
 		/* numeric garbage could be a valid status number */
 		strncat(w, "q", size - strlen(w) - 1);
 	}
@@ -278,7 +292,7 @@ static void gen(struct msg *m, unsigned long long len)
 	switch (rn(12)) {
 	case 0:		/* bad ops */
 		bad_ops(a, sizeof(a));
-		snprintf(b, sizeof(b), "%s", statuses[rn(N(statuses))]);
+		snprintf(b, sizeof(b), "%s", statuses[rn(nr_statuses)]);
 		put(m, "add %s %s", a, b);
 		nk = pick_keys(keys, 3);
 		for (i = 0; i < nk; i++) {
@@ -299,7 +313,7 @@ static void gen(struct msg *m, unsigned long long len)
 	case 2:
 	case 3:		/* one bad key=value among good ones */
 		valid_ops(a, sizeof(a), 0);
-		put(m, "add %s %s", a, statuses[rn(N(statuses))]);
+		put(m, "add %s %s", a, statuses[rn(nr_statuses)]);
 		nk = pick_keys(keys, 5);
 		bad_at = rn(nk + 1);
 		for (i = 0; i <= nk; i++) {
@@ -315,7 +329,7 @@ static void gen(struct msg *m, unsigned long long len)
 		break;
 	case 4:		/* a key given twice */
 		valid_ops(a, sizeof(a), 0);
-		put(m, "add %s %s", a, statuses[rn(N(statuses))]);
+		put(m, "add %s %s", a, statuses[rn(nr_statuses)]);
 		i = rn(NR_K);
 		valid_kv(w, sizeof(w), i, len);
 		put(m, "%s", w);
@@ -324,7 +338,7 @@ static void gen(struct msg *m, unsigned long long len)
 		break;
 	case 5:		/* drop on reads */
 		valid_ops(a, sizeof(a), 1);
-		put(m, "add %s %s action=drop", a, statuses[rn(N(statuses))]);
+		put(m, "add %s %s action=drop", a, statuses[rn(nr_statuses)]);
 		break;
 	case 6:		/* wrong word count for add */
 		switch (rn(3)) {
@@ -337,7 +351,7 @@ static void gen(struct msg *m, unsigned long long len)
 			break;
 		default:
 			valid_ops(a, sizeof(a), 0);
-			put(m, "add %s %s", a, statuses[rn(N(statuses))]);
+			put(m, "add %s %s", a, statuses[rn(nr_statuses)]);
 			for (i = 0; i < NR_K + 1 + rn(3); i++) {
 				valid_kv(w, sizeof(w), i % NR_K, len);
 				put(m, "%s", w);
@@ -429,6 +443,7 @@ int main(int argc, char **argv)
 	struct msg m;
 	int send, ctl = -1, err;
 
+	init_words();
 	if (argc < 2)
 		usage();
 	if (!strcmp(argv[1], "lines")) {

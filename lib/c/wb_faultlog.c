@@ -9,7 +9,7 @@
 int wb_fault_parse(const char *line, struct wb_fault *f)
 {
 	memset(f, 0, sizeof(*f));
-	if (sscanf(line, "%" SCNu64 " %" SCNu64 " %u %15s %63s %" SCNu64 " %" SCNu32 " %23s",
+	if (sscanf(line, "%" SCNu64 " %" SCNu64 " %u %15s %63s %" SCNu64 " %" SCNu64 " %23s",
 		   &f->seq, &f->ns, &f->rule, f->opclass, f->flags, &f->sector,
 		   &f->nr, f->status) != 8)
 		return -1;

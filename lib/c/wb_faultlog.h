@@ -13,7 +13,7 @@ struct wb_fault {
 	uint64_t seq;
 	uint64_t ns;		/* ktime_get_ns() when dm-wberr decided */
 	uint64_t sector;
-	uint32_t nr;
+	uint64_t nr;
 	uint32_t epoch;		/* table instance, for callers that reload; 0 here */
 	unsigned int rule;
 	int err;		/* errno the status maps to; 0 for "ok" (drop) */

@@ -36,6 +36,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "wb_names.h"
+
 #define MAX_FDS 64
 
 struct named_fd {
@@ -47,13 +49,6 @@ struct fd_table {
 	struct named_fd slot[MAX_FDS];
 	int count;
 };
-
-static const char *errname(int err)
-{
-	const char *name = err ? strerrorname_np(err) : "0";
-
-	return name ? name : "E?";
-}
 
 static int *lookup(struct fd_table *t, const char *name, int create)
 {
@@ -151,7 +146,7 @@ static void show_fdinfo(const char *name, int fd)
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	f = fopen(path, "re");
 	if (!f) {
-		printf("fdinfo %s = %s\n", name, errname(errno));
+		printf("fdinfo %s = %s\n", name, wb_errno_name(errno));
 		return;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -247,7 +242,7 @@ int main(void)
 		} else {
 			usage_error("unknown verb", line);
 		}
-		printf("%s %s = %s\n", verb, name, errname(err));
+		printf("%s %s = %s\n", verb, name, wb_errno_name(err));
 		fflush(stdout);
 	}
 	return 0;

@@ -14,6 +14,8 @@ echo "[host] runner self-checks"
 "$here/runner-selftest.sh" > "$results/host-runner.tap" || rc=1
 echo "[host] bench report self-checks"
 PYTHONDONTWRITEBYTECODE=1 python3 "$here/bench-report-selftest.py" > "$results/host-bench-report.tap" || rc=1
+echo "[host] lib/c unit tests"
+make -s -C "$top/lib/c" check BUILD="$top/build" > "$results/host-lib.tap" || rc=1
 if [ -f "$top/userspace/Makefile" ]; then
 	echo "[host] userspace unit tests"
 	make -s -C "$top/userspace" check BUILD="$top/build" > "$results/host-userspace.tap" || rc=1
