@@ -9,6 +9,7 @@
 #include "exec.h"
 #include "agent.h"
 #include "dm.h"
+#include "wb_fiemap.h"
 #include "wb_names.h"
 #include "oracle.h"
 #include "sys.h"
@@ -28,8 +29,6 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/btrfs.h>
-#include <linux/btrfs_tree.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 
@@ -219,90 +218,29 @@ static void teardown(struct run *r)
 	r->created = 0;
 }
 
-/*
- * btrfs FIEMAP reports addresses in btrfs's logical (chunk) space.  Map one
- * to the device with the chunk tree (BTRFS_IOC_TREE_SEARCH on the chunk
- * items): physical = stripe[0].offset + (logical - chunk start), which is
- * exact for the single-device SINGLE data profile mkfs.btrfs makes here.
- * Returns (uint64_t)-1 when no chunk covers it.
- */
-static uint64_t btrfs_logical_to_physical(int fd, uint64_t logical)
-{
-	struct btrfs_ioctl_search_args args;
-	struct btrfs_ioctl_search_key *k = &args.key;
-	uint64_t found = (uint64_t)-1;
-
-	memset(&args, 0, sizeof(args));
-	k->tree_id = BTRFS_CHUNK_TREE_OBJECTID;
-	k->min_objectid = k->max_objectid = BTRFS_FIRST_CHUNK_TREE_OBJECTID;
-	k->min_type = k->max_type = BTRFS_CHUNK_ITEM_KEY;
-	k->max_offset = (uint64_t)-1;
-	k->max_transid = (uint64_t)-1;
-	k->nr_items = 4096;
-	if (ioctl(fd, BTRFS_IOC_TREE_SEARCH, &args))
-		return found;
-	for (unsigned i = 0, off = 0; i < k->nr_items; i++) {
-		struct btrfs_ioctl_search_header sh;
-		struct btrfs_chunk ch;
-		struct btrfs_stripe st;
-
-		if (off + sizeof(sh) > sizeof(args.buf))
-			break;
-		memcpy(&sh, args.buf + off, sizeof(sh));
-		off += sizeof(sh);
-		if (off + sh.len > sizeof(args.buf))
-			break;
-		if (sh.type == BTRFS_CHUNK_ITEM_KEY && sh.len >= sizeof(ch)) {
-			memcpy(&ch, args.buf + off, sizeof(ch) - sizeof(ch.stripe));
-			memcpy(&st, args.buf + off + offsetof(struct btrfs_chunk, stripe), sizeof(st));
-			if (logical >= sh.offset && logical < sh.offset + ch.length)
-				found = st.offset + (logical - sh.offset);
-		}
-		off += sh.len;
-	}
-	return found;
-}
-
 /* FIEMAP the file's allocated extents, in sectors of the wberr device */
 static int fiemap_path(struct run *r, const char *rel, struct ext *out, int max)
 {
 	char path[PATH_LEN * 2];
-	struct {
-		struct fiemap fm;
-		struct fiemap_extent fe[MAX_EXT];
-	} q;
-	int fd, n = 0;
+	struct wb_extent fe[MAX_EXT];
+	int fd, nfe, complete, n = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", r->cfg->mnt, rel);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	memset(&q, 0, sizeof(q));
-	q.fm.fm_length = FIEMAP_MAX_OFFSET;
-	q.fm.fm_extent_count = MAX_EXT;
-	if (ioctl(fd, FS_IOC_FIEMAP, &q.fm)) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
-	for (unsigned i = 0; i < q.fm.fm_mapped_extents && n < max; i++) {
-		const struct fiemap_extent *fe = &q.fe[i];
-		uint64_t phys = fe->fe_physical;
-
-		if (fe->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
-				    FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_NOT_ALIGNED))
+	nfe = wb_fiemap(fd, 0, fe, MAX_EXT, &complete);
+	close(fd);
+	if (nfe < 0)
+		return nfe;
+	for (int i = 0; i < nfe && n < max; i++) {
+		if (fe[i].flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
+				   FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_NOT_ALIGNED))
 			continue;
-		if (r->fs == FS_BTRFS) {
-			phys = btrfs_logical_to_physical(fd, phys);
-			if (phys == (uint64_t)-1)
-				continue;
-		}
-		out[n].first = phys / 512 + r->dev_offset;
-		out[n].last = (phys + fe->fe_length) / 512 - 1 + r->dev_offset;
+		out[n].first = fe[i].first + r->dev_offset;
+		out[n].last = fe[i].last + r->dev_offset;
 		n++;
 	}
-	close(fd);
 	return n;
 }
 

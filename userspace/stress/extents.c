@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "extents.h"
 #include "util.h"
+#include "wb_fiemap.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <linux/fiemap.h>
-#include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #define MAX_EXTENTS 64
@@ -38,51 +38,39 @@ static void add_extent(struct wbs_files *fs, unsigned int idx, uint64_t first,
 int wbs_files_add(struct wbs_files *fs, unsigned int idx, int fd,
 		  const char *path)
 {
+	/* the oracle ties every fault to written data: nothing else may be in range */
 	const uint32_t bad = FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
 			     FIEMAP_EXTENT_ENCODED | FIEMAP_EXTENT_NOT_ALIGNED |
 			     FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_DATA_TAIL |
 			     FIEMAP_EXTENT_UNWRITTEN;
-	size_t sz = sizeof(struct fiemap) +
-		    MAX_EXTENTS * sizeof(struct fiemap_extent);
-	struct fiemap *fm = wbs_xcalloc(1, sz);
+	struct wb_extent e[MAX_EXTENTS];
 	struct stat st;
-	unsigned int i;
-	int rc = -1;
+	int i, n, complete;
 
 	if (fstat(fd, &st))
-		goto out;
-	fm->fm_start = 0;
-	fm->fm_length = FIEMAP_MAX_OFFSET;
-	fm->fm_flags = FIEMAP_FLAG_SYNC;
-	fm->fm_extent_count = MAX_EXTENTS;
-	if (ioctl(fd, FS_IOC_FIEMAP, fm)) {
+		return -1;
+	n = wb_fiemap(fd, 1, e, MAX_EXTENTS, &complete);
+	if (n < 0) {
+		errno = -n;
 		wbs_warn(1, "FIEMAP %s", path);
-		goto out;
+		return -1;
 	}
-	if (!fm->fm_mapped_extents ||
-	    !(fm->fm_extents[fm->fm_mapped_extents - 1].fe_flags &
-	      FIEMAP_EXTENT_LAST)) {
+	if (!n || !complete) {
 		wbs_warn(0, "%s: no extents or more than %d", path, MAX_EXTENTS);
-		goto out;
+		return -1;
 	}
 	grow(fs, idx);
 	fs->ino[idx] = st.st_ino;
 	fs->path[idx] = wbs_xstrdup(path);
-	for (i = 0; i < fm->fm_mapped_extents; i++) {
-		struct fiemap_extent *e = &fm->fm_extents[i];
-
-		if (e->fe_flags & bad) {
-			wbs_warn(0, "%s: extent %u has flags 0x%x (not plain data)",
-				 path, i, e->fe_flags);
-			goto out;
+	for (i = 0; i < n; i++) {
+		if (e[i].flags & bad) {
+			wbs_warn(0, "%s: extent %d has flags 0x%x (not plain data)",
+				 path, i, e[i].flags);
+			return -1;
 		}
-		add_extent(fs, idx, e->fe_physical / 512,
-			   (e->fe_physical + e->fe_length) / 512 - 1);
+		add_extent(fs, idx, e[i].first, e[i].last);
 	}
-	rc = 0;
-out:
-	free(fm);
-	return rc;
+	return 0;
 }
 
 int wbs_files_save(const struct wbs_files *fs, const char *dir)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The test files and where their data lives on the device: FIEMAP turns
- * each file's extents into device sector ranges, which become dm-wberr rule
+ * The test files and where their data lives on the device: FIEMAP
+ * (lib/c's wb_fiemap) turns each file's extents into device sector
+ * ranges, which become dm-wberr rule
  * ranges (so faults hit the files' data and never fs metadata or the
  * journal) and let the oracle tie each logged fault to a file.
  * Saved as files.txt in the run directory:

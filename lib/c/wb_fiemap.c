@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "wb_fiemap.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/vfs.h>
+#include <linux/btrfs.h>
+#include <linux/btrfs_tree.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
+
+/*
+ * btrfs FIEMAP reports addresses in btrfs's logical (chunk) space.  Map one
+ * to the device with the chunk tree (BTRFS_IOC_TREE_SEARCH on the chunk
+ * items): physical = stripe[0].offset + (logical - chunk start), which is
+ * exact for the single-device SINGLE data profile mkfs.btrfs makes here.
+ * Returns (uint64_t)-1 when no chunk covers it.
+ */
+static uint64_t btrfs_logical_to_physical(int fd, uint64_t logical)
+{
+	struct btrfs_ioctl_search_args args;
+	struct btrfs_ioctl_search_key *k = &args.key;
+	uint64_t found = (uint64_t)-1;
+
+	memset(&args, 0, sizeof(args));
+	k->tree_id = BTRFS_CHUNK_TREE_OBJECTID;
+	k->min_objectid = k->max_objectid = BTRFS_FIRST_CHUNK_TREE_OBJECTID;
+	k->min_type = k->max_type = BTRFS_CHUNK_ITEM_KEY;
+	k->max_offset = (uint64_t)-1;
+	k->max_transid = (uint64_t)-1;
+	k->nr_items = 4096;
+	if (ioctl(fd, BTRFS_IOC_TREE_SEARCH, &args))
+		return found;
+	for (unsigned i = 0, off = 0; i < k->nr_items; i++) {
+		struct btrfs_ioctl_search_header sh;
+		struct btrfs_chunk ch;
+		struct btrfs_stripe st;
+
+		if (off + sizeof(sh) > sizeof(args.buf))
+			break;
+		memcpy(&sh, args.buf + off, sizeof(sh));
+		off += sizeof(sh);
+		if (off + sh.len > sizeof(args.buf))
+			break;
+		if (sh.type == BTRFS_CHUNK_ITEM_KEY && sh.len >= sizeof(ch)) {
+			memcpy(&ch, args.buf + off, sizeof(ch) - sizeof(ch.stripe));
+			memcpy(&st, args.buf + off + offsetof(struct btrfs_chunk, stripe), sizeof(st));
+			if (logical >= sh.offset && logical < sh.offset + ch.length)
+				found = st.offset + (logical - sh.offset);
+		}
+		off += sh.len;
+	}
+	return found;
+}
+
+int wb_fiemap(int fd, int sync, struct wb_extent *out, int max, int *complete)
+{
+	size_t sz = sizeof(struct fiemap) + (size_t)max * sizeof(struct fiemap_extent);
+	struct fiemap *fm = calloc(1, sz);
+	struct statfs sfs;
+	int btrfs, n;
+
+	if (!fm)
+		return -ENOMEM;
+	btrfs = !fstatfs(fd, &sfs) && sfs.f_type == BTRFS_SUPER_MAGIC;
+	fm->fm_length = FIEMAP_MAX_OFFSET;
+	fm->fm_flags = sync ? FIEMAP_FLAG_SYNC : 0;
+	fm->fm_extent_count = (uint32_t)max;
+	if (ioctl(fd, FS_IOC_FIEMAP, fm)) {
+		n = -errno;
+		free(fm);
+		return n;
+	}
+	for (n = 0; n < (int)fm->fm_mapped_extents && n < max; n++) {
+		const struct fiemap_extent *fe = &fm->fm_extents[n];
+		uint64_t phys = fe->fe_physical;
+
+		out[n].flags = fe->fe_flags;
+		if (btrfs && !(fe->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
+					       FIEMAP_EXTENT_DATA_INLINE))) {
+			phys = btrfs_logical_to_physical(fd, phys);
+			if (phys == (uint64_t)-1)
+				out[n].flags |= FIEMAP_EXTENT_UNKNOWN;
+		}
+		out[n].first = phys / 512;
+		out[n].last = (phys + fe->fe_length) / 512 - 1;
+	}
+	*complete = n > 0 && (fm->fm_extents[n - 1].fe_flags & FIEMAP_EXTENT_LAST);
+	free(fm);
+	return n;
+}
