@@ -13,6 +13,7 @@
 #include "wb_names.h"
 #include "oracle.h"
 #include "sys.h"
+#include "wb_sys.h"
 #include "trace.h"
 
 #include <errno.h>
@@ -443,7 +444,7 @@ static int run_step(struct run *r, int i, struct step_result *sr, struct agent_r
 
 		snprintf(v, sizeof(v), "%u", st->value);
 		sync();
-		if (write_file("/proc/sys/vm/drop_caches", v))
+		if (wb_write_file("/proc/sys/vm/drop_caches", v))
 			sr->err = errno;
 		return 0;
 	}

@@ -8,6 +8,7 @@
 #include "parse.h"
 #include "report.h"
 #include "sys.h"
+#include "wb_sys.h"
 
 #include <fnmatch.h>
 #include <getopt.h>
@@ -141,8 +142,8 @@ int main(int argc, char **argv)
 	 * wb_wakeup_delayed() (mm/backing-dev.c) wake the flusher as soon as an
 	 * inode is dirtied; an hour keeps periodic and first-dirty wakeups out.
 	 */
-	write_file("/proc/sys/vm/dirty_writeback_centisecs", "360000");
-	write_file("/proc/sys/vm/dirty_expire_centisecs", "360000");
+	wb_write_file("/proc/sys/vm/dirty_writeback_centisecs", "360000");
+	wb_write_file("/proc/sys/vm/dirty_expire_centisecs", "360000");
 	res = calloc((size_t)nsel + 1, sizeof(*res));
 	report_tap_begin(stdout, nsel);
 	for (int i = 0; i < nsel; i++) {
@@ -152,8 +153,8 @@ int main(int argc, char **argv)
 		failed += res[i].verdict == R_FAIL;
 		report_tap_result(stdout, i + 1, &res[i]);
 	}
-	write_file("/proc/sys/vm/dirty_writeback_centisecs", "500");
-	write_file("/proc/sys/vm/dirty_expire_centisecs", "3000");
+	wb_write_file("/proc/sys/vm/dirty_writeback_centisecs", "500");
+	wb_write_file("/proc/sys/vm/dirty_expire_centisecs", "3000");
 	ri.kernel = uname(&uts) ? NULL : uts.release;
 	ri.paths = (const char *const *)argv + optind;
 	ri.npaths = argc - optind;

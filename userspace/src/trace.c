@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "trace.h"
 #include "sys.h"
+#include "wb_sys.h"
 
 #include <fcntl.h>
 #include <stdarg.h>
@@ -90,7 +91,7 @@ static int tw(const char *root, const char *rel, const char *val)
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	return write_file(path, val);
+	return wb_write_file(path, val);
 }
 
 int trace_setup(const char *root)
@@ -131,17 +132,17 @@ int trace_mark(const char *root, const char *fmt, ...)
 	vsnprintf(msg + off, sizeof(msg) - off, fmt, ap);
 	va_end(ap);
 	snprintf(path, sizeof(path), "%s/trace_marker", root);
-	return write_file(path, msg);
+	return wb_write_file(path, msg);
 }
 
 char *trace_take(const char *root)
 {
-	char path[512], *buf = NULL;
-	size_t len;
+	char path[512], *buf;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/trace", root);
-	if (read_file(path, &buf, &len))
+	buf = wb_read_file(path, NULL);
+	if (!buf)
 		return NULL;
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd >= 0)

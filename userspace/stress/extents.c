@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "extents.h"
 #include "util.h"
+#include "wb_sys.h"
 #include "wb_fiemap.h"
 
 #include <errno.h>
@@ -96,7 +97,7 @@ int wbs_files_load(struct wbs_files *fs, const char *dir)
 
 	memset(fs, 0, sizeof(*fs));
 	snprintf(path, sizeof(path), "%s/files.txt", dir);
-	text = wbs_read_file(path, NULL);
+	text = wb_read_file(path, NULL);
 	if (!text)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "faultlog.h"
 #include "util.h"
+#include "wb_sys.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@ int wbs_faultlog_load(struct wbs_faultlog *fl, const char *dir)
 
 	memset(fl, 0, sizeof(*fl));
 	snprintf(path, sizeof(path), "%s/faults.txt", dir);
-	text = wbs_read_file(path, NULL);
+	text = wb_read_file(path, NULL);
 	if (!text)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line;

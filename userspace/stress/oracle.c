@@ -3,6 +3,7 @@
 #include "wb_errseq.h"
 #include "wb_names.h"
 #include "util.h"
+#include "wb_sys.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -42,7 +43,7 @@ int wbs_meta_load(struct wbs_meta *m, const char *dir)
 	memset(m, 0, sizeof(*m));
 	m->sb_margin_ns = 2000000;
 	snprintf(path, sizeof(path), "%s/meta.txt", dir);
-	text = wbs_read_file(path, NULL);
+	text = wb_read_file(path, NULL);
 	if (!text)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line;

@@ -2,6 +2,7 @@
 #include "rec.h"
 #include "wb_names.h"
 #include "util.h"
+#include "wb_sys.h"
 
 #include <dirent.h>
 #include <inttypes.h>
@@ -86,7 +87,7 @@ int wbs_recs_load(struct wbs_recs *rs, const char *dir)
 		    !strstr(de->d_name, ".bin"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		data = wbs_read_file(path, &len);
+		data = wb_read_file(path, &len);
 		if (!data) {
 			closedir(d);
 			return -1;

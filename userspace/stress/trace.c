@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "trace.h"
 #include "util.h"
+#include "wb_sys.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -147,7 +148,7 @@ int wbs_trace_load(struct wbs_trace *t, const char *dir)
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/trace.txt", dir);
-	text = wbs_read_file(path, NULL);
+	text = wb_read_file(path, NULL);
 	if (!text) {
 		memset(t, 0, sizeof(*t));
 		return -1;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "tracefs.h"
 #include "util.h"
+#include "wb_sys.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@ static int put(const char *tracefs, const char *file, const char *text)
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/%s", tracefs, file);
-	if (wbs_write_file(path, text)) {
+	if (wb_write_file(path, text)) {
 		wbs_warn(1, "write '%s' to %s", text, path);
 		return -1;
 	}
@@ -69,7 +70,7 @@ int wbs_tracefs_stop(const char *tracefs, const char *dir)
 	if (!access_event(tracefs, sb_event))
 		put(tracefs, sb_event, "0");
 	snprintf(src, sizeof(src), "%s/trace", tracefs);
-	text = wbs_read_file(src, &len);
+	text = wb_read_file(src, &len);
 	if (!text) {
 		wbs_warn(1, "read %s", src);
 		return -1;

@@ -73,42 +73,6 @@ void wbs_warn(int with_errno, const char *fmt, ...)
 	errno = e;
 }
 
-char *wbs_read_file(const char *path, size_t *len)
-{
-	struct wbs_buf b = { 0 };
-	char chunk[65536];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		wbs_buf_add(&b, chunk, (size_t)n);
-	close(fd);
-	if (n < 0) {
-		wbs_buf_free(&b);
-		return NULL;
-	}
-	wbs_buf_add(&b, "", 0);
-	if (len)
-		*len = b.len;
-	return b.s;
-}
-
-int wbs_write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	size_t len = strlen(text);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, len);
-	if (close(fd) || n != (ssize_t)len)
-		return -1;
-	return 0;
-}
-
 FILE *wbs_fopen_in(const char *dir, const char *name, const char *mode)
 {
 	char path[4096];

@@ -22,9 +22,7 @@ char *wbs_xstrdup(const char *s);
 void wbs_warn(int with_errno, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Whole file into a NUL-terminated buffer; NULL on error. */
-char *wbs_read_file(const char *path, size_t *len);
-int wbs_write_file(const char *path, const char *text);
+/* whole-file reads and writes: lib/c's wb_sys */
 FILE *wbs_fopen_in(const char *dir, const char *name, const char *mode);
 
 /* Growable text buffer. */

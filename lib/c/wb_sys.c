@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "wb_sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+char *wb_read_file(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 65536, off = 0;
+	char *b, *nb;
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	b = malloc(cap);
+	while (b) {
+		if (off + 4096 > cap) {
+			nb = realloc(b, cap * 2);
+			if (!nb) {
+				free(b);
+				b = NULL;
+				break;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		n = read(fd, b + off, cap - off - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(b);
+			b = NULL;
+		}
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	close(fd);
+	if (!b)
+		return NULL;
+	b[off] = 0;
+	if (len)
+		*len = off;
+	return b;
+}
+
+int wb_write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	size_t len = strlen(text);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, len);
+	if (close(fd) || n != (ssize_t)len)
+		return -1;
+	return 0;
+}
