@@ -11,6 +11,7 @@
 #include "dm.h"
 #include "wb_fiemap.h"
 #include "wb_names.h"
+#include "wb_tracefs.h"
 #include "oracle.h"
 #include "sys.h"
 #include "wb_sys.h"
@@ -624,7 +625,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	r->nproc = 1;
 	r->nsock = 1;
 	r->alive[0] = 1;
-	if (cfg->tracefs && (sb_trace = trace_setup(cfg->tracefs)) < 0) {
+	if (cfg->tracefs && (sb_trace = wb_tracefs_start(cfg->tracefs, 8192, NULL)) < 0) {
 		snprintf(res->reason, sizeof(res->reason), "tracefs setup failed at %s", cfg->tracefs);
 		res->verdict = R_FAIL;
 		goto out;
@@ -643,18 +644,18 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		sync_op = is_sync_op(r, st);
 		dio_step = is_dio_write(r, st);
 		if (cfg->tracefs)
-			trace_mark(cfg->tracefs, "B%d", i);
+			wb_tracefs_mark(cfg->tracefs, "wberr-mark:B%d", i);
 		if (run_step(r, i, sr, &ar) < 0)
 			fatal = 1;
 		sr->ran = 1;
 		if (cfg->tracefs)
-			trace_mark(cfg->tracefs, "E%d", i);
+			wb_tracefs_mark(cfg->tracefs, "wberr-mark:E%d", i);
 		/* what the device failed during the step */
 		log_lo = r->nlog;
 		if (fetch_log(r))
 			add_msg(sr->msg, sizeof(sr->msg), "cannot read the fault log");
 		nev = 0;
-		if (cfg->tracefs && (trace_text = trace_take(cfg->tracefs))) {
+		if (cfg->tracefs && (trace_text = wb_tracefs_take(cfg->tracefs))) {
 			trace_parse(trace_text, &ev, &nev, &capev);
 			free(trace_text);
 		}

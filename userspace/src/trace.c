@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "trace.h"
-#include "sys.h"
-#include "wb_sys.h"
 
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static void push(struct tr_event **v, int *n, int *cap, const struct tr_event *e)
 {
@@ -84,75 +78,4 @@ int trace_parse(const char *text, struct tr_event **v, int *n, int *cap)
 		added++;
 	}
 	return added;
-}
-
-static int tw(const char *root, const char *rel, const char *val)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	return wb_write_file(path, val);
-}
-
-int trace_setup(const char *root)
-{
-	char path[512];
-	struct stat st;
-	int sb;
-
-	snprintf(path, sizeof(path), "%s/trace_marker", root);
-	if (stat(path, &st)) {
-		char out[256];
-
-		run_cmd(out, sizeof(out), "mount -t tracefs nodev %s", root);
-		if (stat(path, &st))
-			return -1;
-	}
-	tw(root, "tracing_on", "0");
-	tw(root, "buffer_size_kb", "8192");
-	tw(root, "events/enable", "0");
-	if (tw(root, "events/filemap/filemap_set_wb_err/enable", "1") ||
-	    tw(root, "events/filemap/file_check_and_advance_wb_err/enable", "1"))
-		return -1;
-	/* syncfs's cursor event exists only with kernel/patches/0004 */
-	sb = !tw(root, "events/filemap/file_check_and_advance_sb_err/enable", "1");
-	free(trace_take(root));
-	tw(root, "tracing_on", "1");
-	return sb;
-}
-
-int trace_mark(const char *root, const char *fmt, ...)
-{
-	char path[512], msg[256];
-	va_list ap;
-	size_t off;
-
-	off = (size_t)snprintf(msg, sizeof(msg), "wberr-mark:");
-	va_start(ap, fmt);
-	vsnprintf(msg + off, sizeof(msg) - off, fmt, ap);
-	va_end(ap);
-	snprintf(path, sizeof(path), "%s/trace_marker", root);
-	return wb_write_file(path, msg);
-}
-
-char *trace_take(const char *root)
-{
-	char path[512], *buf;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/trace", root);
-	buf = wb_read_file(path, NULL);
-	if (!buf)
-		return NULL;
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd >= 0)
-		close(fd);
-	return buf;
-}
-
-void trace_stop(const char *root)
-{
-	tw(root, "events/filemap/filemap_set_wb_err/enable", "0");
-	tw(root, "events/filemap/file_check_and_advance_wb_err/enable", "0");
-	tw(root, "events/filemap/file_check_and_advance_sb_err/enable", "0");
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* tracefs: the filemap errseq tracepoints, with step markers. */
+/* Parsing the filemap errseq tracepoints and wberr-run's step markers. */
 #ifndef WBERR_TRACE_H
 #define WBERR_TRACE_H
 
@@ -21,11 +21,6 @@ struct tr_event {
 /* parse a whole "trace" file; returns the number of events */
 int trace_parse(const char *text, struct tr_event **v, int *n, int *cap);
 
-/* clear, size, enable the events; 1 when syncfs's event exists too, 0 if not, -1 on error */
-int trace_setup(const char *root);
-int trace_mark(const char *root, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* read and clear; returns malloc'ed text */
-char *trace_take(const char *root);
-void trace_stop(const char *root);
+/* set-up, markers and reading the buffer: lib/c's wb_tracefs */
 
 #endif

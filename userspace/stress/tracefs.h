@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Arms and collects the two errseq tracepoints through tracefs. */
+/* Arms the errseq tracepoints (lib/c wb_tracefs) and keeps the trace. */
 #ifndef WBS_TRACEFS_H
 #define WBS_TRACEFS_H
 
