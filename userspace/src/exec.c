@@ -588,7 +588,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	const struct wb_status *mbs = inst->status ? wb_status_by_name(inst->status) : NULL;
 	int matrix_errno = mbs ? mbs->err : 0;
 	char *trace_text;
-	struct tr_event *ev = NULL;
+	struct wb_tev *ev = NULL;
 	int nev = 0, capev = 0, sb_trace = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -667,11 +667,11 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 
 			snprintf(b, sizeof(b), "B%d", i);
 			snprintf(e, sizeof(e), "E%d", i);
-			if (ev[k].kind == TR_MARK && !strcmp(ev[k].mark, b)) {
+			if (ev[k].kind == WB_TEV_MARK && !strcmp(ev[k].mark, b)) {
 				w_lo = k;
 				marks++;
 			}
-			if (ev[k].kind == TR_MARK && !strcmp(ev[k].mark, e)) {
+			if (ev[k].kind == WB_TEV_MARK && !strcmp(ev[k].mark, e)) {
 				w_hi = k;
 				marks++;
 			}
@@ -708,7 +708,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 			if (ino < 0) {
 				/* not in any extent we know: ask the trace which inode got it */
 				for (int t = 0; t < nev && ino < 0; t++)
-					if (ev[t].kind == TR_SET)
+					if (ev[t].kind == WB_TEV_SET)
 						ino = inode_by_ino(r, ev[t].ino);
 			}
 			if (ino < 0) {
@@ -724,7 +724,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 				 * model follows the kernel, and says where it differs
 				 * from stock 6.12's behaviour */
 				for (int t = 0; t < nev; t++)
-					if (ev[t].kind == TR_SET && r->in[ino].known &&
+					if (ev[t].kind == WB_TEV_SET && r->in[ino].known &&
 					    ev[t].ino == r->in[ino].ino && ev[t].err > 0)
 						traced = ev[t].err;
 				if (traced > 0 && traced != rec) {
@@ -744,7 +744,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 				int seen = 0;
 
 				for (int t = 0; t < nev; t++)
-					seen |= ev[t].kind == TR_SET && ev[t].ino == r->in[ino].ino;
+					seen |= ev[t].kind == WB_TEV_SET && ev[t].ino == r->in[ino].ino;
 				if (!seen) {
 					sr->pass = 0;
 					res->verdict = R_FAIL;
@@ -786,10 +786,10 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 			int na = 0;
 
 			for (int t = w_lo; t < w_hi && na < 64; t++)
-				if (ev[t].kind == (pred.sb ? TR_SB_ADVANCE : TR_ADVANCE)) {
+				if (ev[t].kind == (pred.sb ? WB_TEV_SB_ADVANCE : WB_TEV_ADVANCE)) {
 					adv[na].ino = ev[t].ino;
-					adv[na].old = ev[t].a;
-					adv[na].new_ = ev[t].b;
+					adv[na].old = ev[t].old;
+					adv[na].new_ = ev[t].new;
 					na++;
 				}
 			if (!oracle_check_trace(&pred, r->in[pred.inode].ino, adv, na, tmsg, sizeof(tmsg))) {

@@ -50,7 +50,7 @@ static void test_add_message(void)
 
 static void test_trace_lines(void)
 {
-	struct tr_event *v = NULL;
+	struct wb_tev *v = NULL;
 	int n = 0, cap = 0;
 	const char *text =
 		"# tracer: nop\n"
@@ -63,19 +63,19 @@ static void test_trace_lines(void)
 
 	is_int(6, trace_parse(text, &v, &n, &cap), "six events");
 	if (n == 6) {
-		is_int(TR_SET, v[0].kind, "set event");
+		is_int(WB_TEV_SET, v[0].kind, "set event");
 		is_int(0xc, v[0].ino, "ino");
 		is_int(68, v[0].pid, "pid");
-		is_int(TR_ADVANCE, v[1].kind, "advance event");
-		is_int(0x1005, v[1].b, "new cursor");
-		is_int(TR_MARK, v[2].kind, "marker");
+		is_int(WB_TEV_ADVANCE, v[1].kind, "advance event");
+		is_int(0x1005, v[1].new, "new cursor");
+		is_int(WB_TEV_MARK, v[2].kind, "marker");
 		is_str("B3", v[2].mark, "marker text");
 		is_int(0xfd00000, v[3].ino, "bdev inode is the kernel dev_t");
 		is_int(55, v[3].pid, "pid after a dashed comm");
 		is_int(-1, v[3].err, "stock 6.12 set events carry no errno");
 		is_int(110, v[4].err, "patched set events carry the errno recorded");
-		is_int(TR_SB_ADVANCE, v[5].kind, "syncfs cursor event");
-		is_int(0x106e, v[5].b, "its new value");
+		is_int(WB_TEV_SB_ADVANCE, v[5].kind, "syncfs cursor event");
+		is_int(0x106e, v[5].new, "its new value");
 	}
 	free(v);
 }

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One line of tracefs's "trace" file, for the errseq tracepoints and
+ * trace_marker writes:
+ *   <comm>-<pid> [cpu] flags <secs>.<usecs>: <event>: <fields>
+ *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x..      (stock 6.12:
+ *                       errseq= is the value BEFORE errseq_set)
+ *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x.. old=0x.. errno=N ...
+ *                       (kernel/patches/0004: errseq= is the NEW value)
+ *   file_check_and_advance_wb_err: file=.. dev=M:m ino=0x.. old=0x.. new=0x..
+ *   file_check_and_advance_sb_err: same fields (patch 0004, syncfs)
+ *   tracing_mark_write: <text>
+ */
+#ifndef WB_TRACE_H
+#define WB_TRACE_H
+
+#include <stdint.h>
+
+enum wb_tev_kind { WB_TEV_SET, WB_TEV_ADVANCE, WB_TEV_SB_ADVANCE, WB_TEV_MARK };
+
+struct wb_tev {
+	int kind;
+	uint64_t us;		/* timestamp in microseconds (trace_clock's) */
+	uint32_t cpu, pid;
+	uint32_t major, minor;
+	uint64_t ino;
+	uint32_t errseq;	/* SET: errseq= as printed */
+	uint32_t old, new;	/* SET: the value before errseq_set (old= when printed,
+				 * else errseq=) and, with patch 0004, after it;
+				 * ADVANCE: the cursor's */
+	int err;		/* SET with patch 0004: the errno recorded; else -1 */
+	char file[24];		/* ADVANCE: hashed struct file pointer */
+	char mark[64];		/* MARK: the text written */
+};
+
+/* 0 and *e filled when @line is one of these events, -1 otherwise */
+int wb_tev_parse(const char *line, struct wb_tev *e);
+
+#endif
