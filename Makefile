@@ -106,7 +106,7 @@ vpath %.c $(TOP)/qemu/guest $(TOP)/dm-wberr/tests $(TOP)/kernel/tests
 # Every C program links lib/c's archive (lib/README.md); its own Makefile
 # decides whether the archive is stale and installs wberr-names.
 LIBWB := $(BUILD)/lib/libwb.a
-GUEST_CFLAGS += -I$(TOP)/lib/c
+GUEST_CFLAGS += -I$(TOP)/lib/c -I$(TOP)/dm-wberr
 
 .PHONY: FORCE
 $(LIBWB): FORCE

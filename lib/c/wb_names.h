@@ -14,7 +14,11 @@ struct wb_name_val {
 	int val;
 };
 
-/* errno <-> "EIO"; 0 <-> "0".  wb_errno_by_name returns -1 when unknown. */
+/*
+ * errno <-> "EIO"; 0 <-> "0", both ways through glibc's strerrorname_np(),
+ * so every name the C library knows is accepted and printed the same way.
+ * wb_errno_by_name returns -1 when unknown.
+ */
 int wb_errno_by_name(const char *name);
 /* never NULL: "0", "EIO", or "E#123" for a number no table knows */
 const char *wb_errno_name(int err);
@@ -38,8 +42,14 @@ extern const char wb_status_alias_of[];	/* "resv_conflict" */
 
 /* dm-wberr op classes as a bitmask, in the header's bit order */
 enum {
-	WB_OP_READ = 1, WB_OP_WRITE = 2, WB_OP_FUA = 4, WB_OP_FLUSH = 8,
-	WB_OP_DISCARD = 16, WB_OP_WRITE_ZEROES = 32, WB_OP_ALL = 63,
+#define WBERR_ABI_OP(sfx, name) WB_OP_BIT_##sfx,
+#include "dm-wberr-abi.h"
+	WB_OP_NR_BITS
+};
+enum {
+#define WBERR_ABI_OP(sfx, name) WB_OP_##sfx = 1 << WB_OP_BIT_##sfx,
+#include "dm-wberr-abi.h"
+	WB_OP_ALL = (1 << WB_OP_NR_BITS) - 1,
 };
 /* the six class names then "all" */
 extern const struct wb_name_val wb_op_names[];

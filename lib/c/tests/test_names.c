@@ -32,6 +32,24 @@ static void errnos(void)
 	is_str("E#4000", wb_errno_name(4000), "a number no table knows");
 	is_int(ETOOMANYREFS, wb_errno_by_name("ETOOMANYREFS"), "by name");
 	is_int(-1, wb_errno_by_name("EWHAT"), "an unknown name is -1");
+	is_str("EOPNOTSUPP", wb_errno_name(EOPNOTSUPP), "ENOTSUP's number prints as EOPNOTSUPP");
+	is_str("EAGAIN", wb_errno_name(EWOULDBLOCK), "EWOULDBLOCK's number prints as EAGAIN");
+	is_int(EOPNOTSUPP, wb_errno_by_name("ENOTSUP"), "ENOTSUP is accepted");
+	is_int(EAGAIN, wb_errno_by_name("EWOULDBLOCK"), "EWOULDBLOCK is accepted");
+	{
+		int bad = 0, named = 0;
+
+		for (int e = 1; e < 200; e++) {
+			const char *n = wb_errno_name(e);
+
+			if (n[0] == 'E' && n[1] == '#')
+				continue;
+			named++;
+			if (wb_errno_by_name(n) != e && !bad++)
+				ok(0, "errno %d (%s) round-trips", e, n);
+		}
+		ok(!bad && named > 120, "every errno glibc names round-trips (%d named)", named);
+	}
 	for (size_t i = 0; i < wb_nr_statuses; i++)
 		if (wb_errno_by_name(wb_errno_name(wb_statuses[i].err)) != wb_statuses[i].err)
 			ok(0, "errno of %s round-trips", wb_statuses[i].name);
