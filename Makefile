@@ -154,10 +154,8 @@ test: image
 # files instead of the library in the image (no image rebuild), and/or only
 # the instances whose id (fs/name[status], see wberr-run --list) matches a
 # glob; commas or spaces separate globs.  Either runs only the scenario
-# suite.  Both are checked on the host before the boot (wberr-run --check
-# and --list only parse YAML): a refused file fails with its file:line:col,
-# a filter that selects nothing fails too.  The files travel in the payload
-# (/payload/scenarios, /payload/scenario-filter; guest-scenarios.sh).
+# suite.  qemu/run-payload.sh checks both on the host before the boot and
+# lays out the payload (/payload/scenarios, /payload/scenario-filter).
 SCENARIOS ?=
 FILTER ?=
 RUN_OWN := $(strip $(SCENARIOS) $(FILTER))
@@ -168,28 +166,8 @@ RUN_PAYLOAD_ARGS := $(if $(strip $(SCENARIOS)),--payload $(RUN_PAYLOAD)/scenario
 
 .PHONY: run-payload
 run-payload: userspace
-	@set -e; wr=$(GUEST_BIN)/wberr-run; dest=$(RUN_PAYLOAD)/scenarios; \
-	paths="$(or $(strip $(SCENARIOS)),$(TOP)/scenarios)"; filter="$(strip $(FILTER))"; \
-	rm -rf $(RUN_PAYLOAD); mkdir -p $$dest; \
-	for p in $$paths; do \
-		[ -e "$$p" ] || { echo "make run: SCENARIOS: no such file or directory: $$p" >&2; exit 1; }; \
-	done; \
-	$$wr --check $$paths > /dev/null || { echo "make run: scenario refused (above); nothing was booted" >&2; exit 1; }; \
-	sel=$$($$wr --list $${filter:+--filter "$$filter"} $$paths); \
-	if [ -z "$$sel" ]; then \
-		echo "make run: FILTER '$$filter' selects none of the $$($$wr --list $$paths | wc -l) instances in $$paths;" \
-			"ids are fs/name[status], listed by: $$wr --list $$paths" >&2; exit 1; \
-	fi; \
-	echo "[run] $$(printf '%s\n' "$$sel" | wc -l) instance(s) selected from $$paths$${filter:+ by '$$filter'}:"; \
-	printf '%s\n' "$$sel" | head -n 20 | sed 's/^/[run]   /'; \
-	[ "$$(printf '%s\n' "$$sel" | wc -l)" -le 20 ] || echo "[run]   ..."; \
-	[ -z "$$filter" ] || printf '%s\n' "$$filter" > $(RUN_PAYLOAD)/scenario-filter; \
-	[ -n "$(strip $(SCENARIOS))" ] || exit 0; \
-	for p in $$paths; do \
-		b=$$(basename "$$(realpath "$$p")"); \
-		[ ! -e "$$dest/$$b" ] || { echo "make run: SCENARIOS: two entries named $$b" >&2; exit 1; }; \
-		cp -RL "$$p" "$$dest/$$b"; \
-	done
+	@$(TOP)/qemu/run-payload.sh --wberr-run $(GUEST_BIN)/wberr-run --out $(RUN_PAYLOAD) \
+		--library $(TOP)/scenarios $(if $(strip $(FILTER)),--filter '$(strip $(FILTER))') $(strip $(SCENARIOS))
 
 run: $(if $(RUN_OWN),run-payload) image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
