@@ -119,10 +119,8 @@ $(GUEST_BIN)/%: %.c $(LIBWB)
 guest-tools: $(LIBWB) $(GUEST_TOOLS)
 
 userspace: deps guest-tools
-	@if [ -f $(TOP)/userspace/Makefile ]; then \
-		$(MAKE) -s -C $(TOP)/userspace BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN); fi
-	@if [ -f $(TOP)/userspace/stress/Makefile ]; then \
-		$(MAKE) -s -C $(TOP)/userspace/stress BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN); fi
+	@$(MAKE) -s -C $(TOP)/userspace BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN)
+	@$(MAKE) -s -C $(TOP)/userspace/stress BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN)
 
 image: kernel module userspace
 	@$(TOP)/qemu/mkimage.sh --kernel-tree $(KTREE) --modules $(MODDIR) --out $(IMAGE)
@@ -189,8 +187,7 @@ shell: image
 	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) --interactive
 
 bench: image
-	@if [ -x $(TOP)/qemu/bench.sh ]; then $(TOP)/qemu/bench.sh --kernel-tree $(KTREE) --image $(IMAGE); \
-	else echo "make bench: no benchmark yet (qemu/bench.sh)"; exit 1; fi
+	@$(TOP)/qemu/bench.sh --kernel-tree $(KTREE) --image $(IMAGE)
 
 clean:
 	rm -rf $(BUILD)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Host-side tests (no guest): build.sh from every cache state, the runner's self-checks, the bench report on
-# synthetic fio output, and the userspace unit tests.  Each writes TAP into RESULTS_DIR/host-<name>.tap.
+# Host-side tests (no guest): build.sh from every cache state, the runner's self-checks, make run's payload
+# checks, the bench report on synthetic fio output, lib/c's and the userspace unit tests.  Each writes TAP into RESULTS_DIR/host-<name>.tap.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -18,13 +18,9 @@ echo "[host] bench report self-checks"
 PYTHONDONTWRITEBYTECODE=1 python3 "$here/bench-report-selftest.py" > "$results/host-bench-report.tap" || rc=1
 echo "[host] lib/c unit tests"
 make -s -C "$top/lib/c" check BUILD="$top/build" > "$results/host-lib.tap" || rc=1
-if [ -f "$top/userspace/Makefile" ]; then
-	echo "[host] userspace unit tests"
-	make -s -C "$top/userspace" check BUILD="$top/build" > "$results/host-userspace.tap" || rc=1
-fi
-if [ -f "$top/userspace/stress/Makefile" ]; then
-	echo "[host] stress tool unit tests"
-	make -s -C "$top/userspace/stress" check BUILD="$top/build" > "$results/host-stress.tap" || rc=1
-fi
+echo "[host] userspace unit tests"
+make -s -C "$top/userspace" check BUILD="$top/build" > "$results/host-userspace.tap" || rc=1
+echo "[host] stress tool unit tests"
+make -s -C "$top/userspace/stress" check BUILD="$top/build" > "$results/host-stress.tap" || rc=1
 grep -h '^not ok' "$results"/host-*.tap | sed 's/^/[host] /'
 exit $rc
