@@ -61,3 +61,15 @@ int wb_write_file(const char *path, const char *text)
 		return -1;
 	return 0;
 }
+
+int wb_flusher_hold(void)
+{
+	return wb_write_file("/proc/sys/vm/dirty_writeback_centisecs", "360000") |
+	       wb_write_file("/proc/sys/vm/dirty_expire_centisecs", "360000");
+}
+
+int wb_flusher_restore(void)
+{
+	return wb_write_file("/proc/sys/vm/dirty_writeback_centisecs", "500") |
+	       wb_write_file("/proc/sys/vm/dirty_expire_centisecs", "3000");
+}

@@ -13,4 +13,19 @@ char *wb_read_file(const char *path, size_t *len);
  */
 int wb_write_file(const char *path, const char *text);
 
+/*
+ * Keep the flusher from writing dirty pages back behind a test's back, so
+ * that only the test's own fsync (or sync, or eviction) starts writeback.
+ * Not 0 in dirty_writeback_centisecs: 0 stops periodic writeback, but then
+ * wb_wakeup_delayed() (mm/backing-dev.c) wakes the flusher as soon as an
+ * inode is first dirtied, and a fresh dm device's bdi has almost no share of
+ * the background threshold (wb_over_bg_thresh()), so everything is written
+ * back at once.  An hour keeps both the periodic and the first-dirty
+ * wakeups out.  The shell suites do the same with flusher_hold in
+ * qemu/guest/tap.sh.  Returns 0 when both sysctls took the value.
+ */
+int wb_flusher_hold(void);
+/* the kernel's defaults again: 5 s interval, 30 s expiry */
+int wb_flusher_restore(void);
+
 #endif
