@@ -25,7 +25,9 @@ junit=$dir/junit.xml
 # One awk pass over all files: top-level result lines only (subtests are
 # indented), a `# SKIP` directive counts as skipped, and a plan that promised
 # more results than arrived counts the missing ones as failed.
-awk -v junit="$junit" '
+empties=
+for t in "${taps[@]+"${taps[@]}"}"; do [ -s "$t" ] || empties+="$t"$'\n'; done
+awk -v junit="$junit" -v empties="$empties" '
 function xml(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); gsub(/[\001-\010\013\014\016-\037]/, "", s); return s }
 function finish_file(   missing, k) {
 	if (file == "") return
@@ -43,18 +45,31 @@ function finish_file(   missing, k) {
 	P += fp; F += ff; S += fs
 	suites[++nsuites] = suite; sp[suite] = fp; sf[suite] = ff; ss[suite] = fs
 }
-FNR == 1 { finish_file(); file = FILENAME; suite = FILENAME; sub(/.*\//, "", suite); sub(/\.tap$/, "", suite); fp = ff = fs = 0; plan = 0; ncase[suite] = 0 }
+FNR == 1 { finish_file(); file = FILENAME; suite = FILENAME; sub(/.*\//, "", suite); sub(/\.tap$/, "", suite); fp = ff = fs = 0; plan = 0; ncase[suite] = 0; diag = 0 }
+# What follows a failed result (its YAML block, "# " diagnostics) is the
+# JUnit failure text: a CI page then shows why without the TAP file.
+diag == 2 { if ($0 == "  ...") diag = 0; else body[suite, ncase[suite]] = body[suite, ncase[suite]] $0 "\n"; next }
+diag == 1 && $0 == "  ---" { diag = 2; next }
+diag == 1 && /^# / && !/^# Subtest/ { body[suite, ncase[suite]] = body[suite, ncase[suite]] $0 "\n"; next }
+{ diag = 0 }
 /^1\.\.[0-9]+/ { plan = substr($1, 4) + 0 }
 /^(not )?ok( |$)/ {
 	line = $0; notok = (line ~ /^not ok/)
 	desc = line; sub(/^(not )?ok *[0-9]* *-? */, "", desc)
 	dir = ""; if (match(desc, / # /)) { dir = substr(desc, RSTART + 3); desc = substr(desc, 1, RSTART - 1) }
 	if (toupper(dir) ~ /^SKIP/) { fs++; cases[suite, ++ncase[suite]] = "S\t" desc "\t" dir }
-	else if (notok) { ff++; bad[++nbad] = suite ": " line; cases[suite, ++ncase[suite]] = "F\t" desc "\t" dir }
+	else if (notok) { ff++; bad[++nbad] = suite ": " line; cases[suite, ++ncase[suite]] = "F\t" desc "\t" dir; diag = 1 }
 	else { fp++; cases[suite, ++ncase[suite]] = "P\t" desc "\t" }
 }
 END {
 	finish_file()
+	# awk never sees a file without lines: a suite that printed nothing
+	n = split(empties, e, "\n")
+	for (k = 1; k <= n; k++) if (e[k] != "") {
+		file = e[k]; suite = e[k]; sub(/.*\//, "", suite); sub(/\.tap$/, "", suite)
+		fp = ff = fs = 0; plan = 0; ncase[suite] = 0
+		finish_file()
+	}
 	if (nbad > 0) { print "failures:"; for (i = 1; i <= nbad && i <= 60; i++) print "  " bad[i]; if (nbad > 60) print "  ... and " nbad - 60 " more" }
 	printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n", P + F + S, F, S > junit
 	for (i = 1; i <= nsuites; i++) {
@@ -65,7 +80,7 @@ END {
 			printf "    <testcase classname=\"wberr.%s\" name=\"%s\"", xml(s), xml(c[2]) > junit
 			if (c[1] == "P") printf "/>\n" > junit
 			else if (c[1] == "S") printf "><skipped message=\"%s\"/></testcase>\n", xml(c[3]) > junit
-			else printf "><failure message=\"%s\"/></testcase>\n", xml(c[2] (c[3] != "" ? " # " c[3] : "")) > junit
+			else printf "><failure message=\"%s\">%s</failure></testcase>\n", xml(c[2] (c[3] != "" ? " # " c[3] : "")), xml(body[s, j]) > junit
 		}
 		printf "  </testsuite>\n" > junit
 	}

@@ -12,6 +12,8 @@ echo "[host] kernel/build.sh from every cache state (fake source tarball)"
 "$top/kernel/tests/host-build-states.sh" > "$results/host-build-states.tap" || rc=1
 echo "[host] runner self-checks"
 "$here/runner-selftest.sh" > "$results/host-runner.tap" || rc=1
+echo "[host] report.sh: totals and JUnit"
+"$here/report-selftest.sh" > "$results/host-report.tap" || rc=1
 echo "[host] make run's payload checks"
 "$here/run-payload-selftest.sh" > "$results/host-run-payload.tap" || rc=1
 echo "[host] bench report self-checks"

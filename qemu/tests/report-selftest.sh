@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host checks of qemu/report.sh, the one place that totals TAP and writes
+# JUnit: counts (skips, missing results, an empty file), the last line CI
+# reads, and a junit.xml that parses and carries each failure's diagnostics.
+# TAP on stdout.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+echo "TAP version 14"
+echo "1..10"
+check() {	# $1 observed, $2 expected, $3 description
+	n=$((n + 1))
+	if [ "$1" = "$2" ]; then echo "ok $n - $3"
+	else failed=$((failed + 1)); echo "not ok $n - $3"; echo "# got '$1', wanted '$2'"; sed 's/^/# /' "$tmp/out"; fi
+}
+
+mkdir -p "$tmp/r"
+cat > "$tmp/r/alpha.tap" <<'TAP'
+TAP version 14
+1..4
+ok 1 - first
+not ok 2 - ext4/x[ioerr] # 3 sync results checked
+  ---
+  message: "fd b: fsync returned 0, the model expected EIO <&>"
+  steps:
+    - "FAIL 7 fsync b -> 0"
+  ...
+ok 3 - skipped one # SKIP no btrfs
+# Subtest: nested
+    ok 1 - inner
+    1..1
+ok 4 - nested
+TAP
+cat > "$tmp/r/beta.tap" <<'TAP'
+TAP version 14
+1..3
+ok 1 - only one of three
+not ok 2 - with a diagnostic
+# got 'x', wanted 'y'
+TAP
+: > "$tmp/r/gamma.tap"
+"$top/qemu/report.sh" "$tmp/r" > "$tmp/out" 2>&1
+status=$?
+check "$(tail -n 1 "$tmp/out")" "3 passed, 4 failed, 1 skipped" \
+	"totals: a skip, a missing result (plan 3, 2 reported) and an empty file all count"
+check "$status" 1 "a failure makes the exit status 1"
+py() { python3 -c "$1" "$tmp/r/junit.xml" 2>&1; }
+check "$(py 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); print(r.get("tests"), r.get("failures"), r.get("skipped"))')" \
+	"8 4 1" "junit.xml parses and has the same totals"
+check "$(py 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); print(len(r.findall("testsuite")))')" 3 \
+	"one testsuite per TAP file"
+fail_text() {	# $1 testcase name -> its failure text
+	py "import sys, xml.etree.ElementTree as E
+for c in E.parse(sys.argv[1]).getroot().iter('testcase'):
+    if c.get('name') == '$1':
+        f = c.find('failure'); print(f.text or '' if f is not None else 'PASSED', end='')"
+}
+check "$(fail_text 'ext4/x[ioerr]')" \
+	$'  message: "fd b: fsync returned 0, the model expected EIO <&>"\n  steps:\n    - "FAIL 7 fsync b -> 0"' \
+	"a failure's YAML block is its JUnit failure text, escaped and parsed back intact"
+check "$(fail_text 'with a diagnostic')" "# got 'x', wanted 'y'" "a failure's # diagnostics are its JUnit failure text"
+check "$(fail_text 'first')" PASSED "a passing case has no failure element"
+check "$(fail_text 'nested')" PASSED "subtest lines are not charged to the failure before them"
+check "$(py 'import sys, xml.etree.ElementTree as E; print(sorted(c.get("name") for c in E.parse(sys.argv[1]).getroot().iter("testcase") if c.find("skipped") is not None))')" \
+	"['skipped one']" "a SKIP directive is a skipped testcase"
+rm -f "$tmp/r"/*.tap
+"$top/qemu/report.sh" "$tmp/r" > "$tmp/out" 2>&1
+check "$? $(tail -n 1 "$tmp/out")" "1 0 passed, 1 failed" "no TAP at all is a failure, and still ends with the totals"
+[ "$failed" -eq 0 ]
