@@ -8,6 +8,7 @@
  */
 #include "exec.h"
 #include "agent.h"
+#include "crosscheck.h"
 #include "dm.h"
 #include "wb_fiemap.h"
 #include "wb_names.h"
@@ -76,21 +77,6 @@ struct run {
 	} in[OR_MAX_INODES];
 	char *logbuf;
 };
-
-static void add_msg(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add_msg(char *msg, size_t len, const char *fmt, ...)
-{
-	size_t off = strlen(msg);
-	va_list ap;
-
-	if (off + 3 >= len)
-		return;
-	if (off)
-		off += (size_t)snprintf(msg + off, len - off, "; ");
-	va_start(ap, fmt);
-	vsnprintf(msg + off, len - off, fmt, ap);
-	va_end(ap);
-}
 
 static const char *fs_type(int fs) { return fs_names[fs]; }
 
@@ -589,7 +575,8 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	int matrix_errno = mbs ? mbs->err : 0;
 	char *trace_text;
 	struct wb_tev *ev = NULL;
-	int nev = 0, capev = 0, sb_trace = 0;
+	struct wb_inv_ev *iev = NULL;	/* the same events as evidence for the cross-checks */
+	int nev = 0, capev = 0, capiev = 0, sb_trace = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->inst = inst;
@@ -637,8 +624,8 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		struct agent_resp ar;
 		struct or_pred pred;
 		struct verdict v;
-		int log_lo, nondata = 0, sync_op, dio_step, w_lo, w_hi, marks = 0;
-		char what[128], tmsg[512];
+		int log_lo, nondata = 0, sync_op, dio_step, w_lo, w_hi, marks;
+		char what[128];
 
 		describe_step(st, what, sizeof(what));
 		sync_op = is_sync_op(r, st);
@@ -659,23 +646,19 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 			trace_parse(trace_text, &ev, &nev, &capev);
 			free(trace_text);
 		}
-		/* the call's own window: between B<i> and E<i> */
-		w_lo = 0;
-		w_hi = nev;
-		for (int k = 0; k < nev; k++) {
-			char b[16], e[16];
-
-			snprintf(b, sizeof(b), "B%d", i);
-			snprintf(e, sizeof(e), "E%d", i);
-			if (ev[k].kind == WB_TEV_MARK && !strcmp(ev[k].mark, b)) {
-				w_lo = k;
-				marks++;
-			}
-			if (ev[k].kind == WB_TEV_MARK && !strcmp(ev[k].mark, e)) {
-				w_hi = k;
-				marks++;
+		if (nev > capiev) {
+			free(iev);
+			capiev = capev;
+			iev = calloc((size_t)capiev, sizeof(*iev));
+			if (!iev) {
+				capiev = 0;
+				nev = 0;
+				add_msg(sr->msg, sizeof(sr->msg), "out of memory for the trace");
 			}
 		}
+		xc_evidence(ev, nev, iev);
+		/* the call's own window: between B<i> and E<i> */
+		marks = xc_window(ev, nev, i, &w_lo, &w_hi);
 		if (r->nlog > log_lo)
 			refresh_extents(r);
 		/* the structural change first (an open's inode number is needed to
@@ -740,18 +723,11 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 			}
 			r->in[ino].last_log = k + 1;
 			/* cross-check: the kernel must have recorded it on that inode */
-			if (cfg->tracefs && r->in[ino].known) {
-				int seen = 0;
-
-				for (int t = 0; t < nev; t++)
-					seen |= ev[t].kind == WB_TEV_SET && ev[t].ino == r->in[ino].ino;
-				if (!seen) {
-					sr->pass = 0;
-					res->verdict = R_FAIL;
-					add_msg(sr->msg, sizeof(sr->msg),
-						"CROSS-CHECK: fault #%" PRIu64 " (%s sector %" PRIu64 ") hit %s but no filemap_set_wb_err on ino %#lx",
-						e->seq, e->status, e->sector, r->o.inode[ino].path, r->in[ino].ino);
-				}
+			if (cfg->tracefs && r->in[ino].known &&
+			    !xc_fault_set(e, r->o.inode[ino].path, r->in[ino].ino, iev, (size_t)nev,
+					  sr->msg, sizeof(sr->msg))) {
+				sr->pass = 0;
+				res->verdict = R_FAIL;
 			}
 		}
 		if (st->rec_path[0]) {
@@ -781,24 +757,10 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 			add_msg(sr->msg, sizeof(sr->msg), "%s", v.msg);
 		/* the trace must agree with the model's cursor move */
 		if (pred.valid && cfg->tracefs && pred.inode >= 0 && r->in[pred.inode].known && marks == 2 &&
-		    (!pred.sb || sb_trace > 0)) {
-			struct tr_advance adv[64];
-			int na = 0;
-
-			for (int t = w_lo; t < w_hi && na < 64; t++)
-				if (ev[t].kind == (pred.sb ? WB_TEV_SB_ADVANCE : WB_TEV_ADVANCE)) {
-					adv[na].ino = ev[t].ino;
-					adv[na].old = ev[t].old;
-					adv[na].new_ = ev[t].new;
-					na++;
-				}
-			if (!oracle_check_trace(&pred, r->in[pred.inode].ino, adv, na, tmsg, sizeof(tmsg))) {
-				sr->pass = 0;
-				add_msg(sr->msg, sizeof(sr->msg), "CROSS-CHECK: %s", tmsg);
-			} else if (tmsg[0]) {
-				add_msg(sr->msg, sizeof(sr->msg), "%s", tmsg);
-			}
-		}
+		    (!pred.sb || sb_trace > 0) &&
+		    !xc_cursor(&pred, r->in[pred.inode].ino, iev + w_lo, (size_t)(w_hi - w_lo),
+			       sr->msg, sizeof(sr->msg)))
+			sr->pass = 0;
 		/* an error reported from errseq must come from a logged fault */
 		if (sr->err && pred.valid && pred.err && pred.inode >= 0) {
 			int k = r->in[pred.inode].last_log - 1;
@@ -807,12 +769,9 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 				add_msg(sr->msg, sizeof(sr->msg), "from fault #%" PRIu64 " %s sector %" PRIu64 "+%" PRIu64 " %s",
 					r->log[k].seq, r->log[k].opclass, r->log[k].sector, r->log[k].nr, r->log[k].status);
 		}
-		if (sr->err && !r->nlog && st->op != OP_FAULT && st->op != OP_UNFAULT) {
-			if (!v.explicit_) {
-				sr->pass = 0;
-				add_msg(sr->msg, sizeof(sr->msg), "CROSS-CHECK: an error although the device failed nothing");
-			}
-		}
+		if (!xc_cause(sr->err, v.explicit_, st->op == OP_FAULT || st->op == OP_UNFAULT,
+			      (unsigned long)r->nlog, sr->msg, sizeof(sr->msg)))
+			sr->pass = 0;
 		if (st->op != OP_OPEN && st->op != OP_REOPEN)
 			model_update(r, st, sr, &ar);
 		if (!sr->pass) {
@@ -830,6 +789,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 out:
 	teardown(r);
 	free(ev);
+	free(iev);
 	free(r->log);
 	free(r->logbuf);
 	free(r);

@@ -387,41 +387,6 @@ void oracle_judge(const struct or_pred *pred, int actual, const struct step *st,
 			 "reported twice or from elsewhere");
 }
 
-int oracle_check_trace(const struct or_pred *p, unsigned long ino,
-		       const struct tr_advance *ev, int nev, char *msg, size_t len)
-{
-	int hits = 0, last = -1;
-
-	msg[0] = 0;
-	if (!p->valid)
-		return 1;
-	for (int i = 0; i < nev; i++)
-		if (ev[i].ino == ino) {
-			hits++;
-			last = i;
-		}
-	if (p->consumed && !hits) {
-		snprintf(msg, len, "model advances the cursor (%#x -> %#x) but no "
-			 "file_check_and_advance_wb_err event for ino %#lx", p->cur_before,
-			 p->cur_after, ino);
-		return 0;
-	}
-	if (!p->consumed && hits) {
-		snprintf(msg, len, "kernel advanced a cursor on ino %#lx (old %#x new %#x) "
-			 "where the model saw nothing new", ino, ev[last].old, ev[last].new_);
-		return 0;
-	}
-	if (hits && (int)wb_errseq_errno(ev[last].new_) != p->err) {
-		snprintf(msg, len, "kernel cursor on ino %#lx moved to %#x (%s), model says %s",
-			 ino, ev[last].new_, wb_errno_name((int)wb_errseq_errno(ev[last].new_)),
-			 wb_errno_name(p->err));
-		return 0;
-	}
-	if (hits)
-		snprintf(msg, len, "trace: ino %#lx cursor %#x -> %#x", ino, ev[last].old, ev[last].new_);
-	return 1;
-}
-
 int fs_data_errno(int fs, int blk_errno)
 {
 	switch (fs) {

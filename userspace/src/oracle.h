@@ -117,22 +117,6 @@ struct verdict {
 void oracle_judge(const struct or_pred *pred, int actual, const struct step *st, int fs,
 		  int matrix_errno, int nondata_faults, struct verdict *v);
 
-/* one parsed file_check_and_advance_wb_err event */
-struct tr_advance {
-	unsigned long ino;
-	wb_errseq_t old, new_;
-};
-
-/*
- * Cross-check the call's errseq transition against the tracepoint events
- * seen during the call for the call's inode: file_check_and_advance_wb_err,
- * or for syncfs file_check_and_advance_sb_err (kernel/patches/0004; stock
- * 6.12 has no event for f_sb_err, so the caller skips it there).
- * Returns 1 when consistent.
- */
-int oracle_check_trace(const struct or_pred *p, unsigned long ino,
-		       const struct tr_advance *ev, int nev, char *msg, size_t len);
-
 /* the errno a filesystem records for a failed data write with this status */
 int fs_data_errno(int fs, int blk_errno);
 
