@@ -237,13 +237,13 @@ static void refresh_extents(struct run *r)
 {
 	if (r->fs == FS_RAW || !r->mounted)
 		return;
-	for (int i = 0; i < r->o.ninodes; i++) {
+	for (int i = 0; i < oracle_ninodes(&r->o); i++) {
 		struct ext e[MAX_EXT];
 		int n;
 
-		if (!r->o.inode[i].linked || r->o.inode[i].path[0] == '@')
+		if (!oracle_inode_linked(&r->o, i) || oracle_inode_path(&r->o, i)[0] == '@')
 			continue;
-		n = fiemap_path(r, r->o.inode[i].path, e, MAX_EXT);
+		n = fiemap_path(r, oracle_inode_path(&r->o, i), e, MAX_EXT);
 		for (int k = 0; k < n; k++) {
 			int dup = 0;
 
@@ -259,7 +259,7 @@ static int inode_by_sector(struct run *r, uint64_t first, uint64_t nr)
 {
 	uint64_t last = first + (nr ? nr : 1) - 1;
 
-	for (int i = 0; i < r->o.ninodes; i++)
+	for (int i = 0; i < oracle_ninodes(&r->o); i++)
 		for (int j = 0; j < r->in[i].next; j++)
 			if (first <= r->in[i].ext[j].last && last >= r->in[i].ext[j].first)
 				return i;
@@ -268,7 +268,7 @@ static int inode_by_sector(struct run *r, uint64_t first, uint64_t nr)
 
 static int inode_by_ino(struct run *r, unsigned long ino)
 {
-	for (int i = 0; i < r->o.ninodes; i++)
+	for (int i = 0; i < oracle_ninodes(&r->o); i++)
 		if (r->in[i].known && r->in[i].ino == ino)
 			return i;
 	return -1;
@@ -380,32 +380,6 @@ static int remove_fault(struct run *r, const char *id, char *msg, size_t len)
 	return -ENOENT;
 }
 
-static int is_sync_op(const struct run *r, const struct step *st)
-{
-	int i;
-
-	switch (st->op) {
-	case OP_FSYNC: case OP_FDATASYNC: case OP_SYNCFS: case OP_MSYNC: case OP_SYNC_FILE_RANGE:
-		return 1;
-	case OP_WRITE: case OP_PWRITE:
-		i = oracle_find_fd(&r->o, st->proc, st->fd);
-		return i >= 0 && r->o.fd[i].ofd >= 0 &&
-		       (r->o.ofd[r->o.fd[i].ofd].oflags & (O_SYNC | O_DSYNC));
-	}
-	return 0;
-}
-
-/* an O_DIRECT write: a failed bio fails the call, and errseq is not involved */
-static int is_dio_write(const struct run *r, const struct step *st)
-{
-	int i;
-
-	if (st->op != OP_WRITE && st->op != OP_PWRITE)
-		return 0;
-	i = oracle_find_fd(&r->o, st->proc, st->fd);
-	return i >= 0 && r->o.fd[i].ofd >= 0 && (r->o.ofd[r->o.fd[i].ofd].oflags & O_DIRECT);
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -414,14 +388,12 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* run the step itself; returns <0 when the instance cannot go on */
-static int run_step(struct run *r, int i, struct step_result *sr, struct agent_resp *ar)
+/* the ops the op table gives to the runner itself */
+static int run_runner_op(struct run *r, const struct step *st, struct step_result *sr)
 {
-	const struct step *st = &r->sc->steps[i];
-	int sock = -1, rc;
 	char path[PATH_LEN * 2];
+	int rc;
 
-	memset(ar, 0, sizeof(*ar));
 	switch (st->op) {
 	case OP_SYNC:
 		sync();
@@ -469,6 +441,23 @@ static int run_step(struct run *r, int i, struct step_result *sr, struct agent_r
 		r->nrules = 0;
 		return 0;
 	}
+	default:
+		add_msg(sr->msg, sizeof(sr->msg), "op %s is no runner op", op_names[st->op]);
+		return -1;
+	}
+}
+
+/* run the step itself, in the runner or in its process (the op table's
+ * who); returns <0 when the instance cannot go on */
+static int run_step(struct run *r, int i, struct step_result *sr, struct agent_resp *ar)
+{
+	const struct step *st = &r->sc->steps[i];
+	int sock = -1;
+
+	memset(ar, 0, sizeof(*ar));
+	if (op_table[st->op].who == OPW_RUNNER)
+		return run_runner_op(r, st, sr);
+	switch (st->op) {
 	case OP_FORK:
 		if (r->nsock >= r->ag.n || r->nproc >= OR_MAX_PROCS) {
 			add_msg(sr->msg, sizeof(sr->msg), "too many processes");
@@ -489,15 +478,10 @@ static int run_step(struct run *r, int i, struct step_result *sr, struct agent_r
 		return 0;
 	case OP_EXIT:
 		sock = sock_of(r, st->proc);
-		{
-			int q[2] = { -1, 0 };
-
-			if (sock < 0 || write(r->ag.ctl[sock], q, sizeof(q)) != sizeof(q) ||
-			    read(r->ag.ctl[sock], ar, sizeof(*ar)) != sizeof(*ar))
-				sr->err = ESRCH;
-			else
-				r->alive[sock] = 0;
-		}
+		if (agent_exit(&r->ag, sock, ar))
+			sr->err = ESRCH;
+		else
+			r->alive[sock] = 0;
 		return 0;
 	default:
 		sock = sock_of(r, st->proc);
@@ -516,42 +500,18 @@ static int run_step(struct run *r, int i, struct step_result *sr, struct agent_r
 	}
 }
 
-/* after the step: structural model updates for what succeeded */
+/* after the step: the model's structural update for what succeeded (the
+ * op table's hook), and the inode number of what an open opened */
 static void model_update(struct run *r, const struct step *st, const struct step_result *sr,
 			 const struct agent_resp *ar)
 {
+	const char *opened;
+
 	if (sr->err)
 		return;
-	switch (st->op) {
-	case OP_OPEN:
-		oracle_open(&r->o, st->proc, st->fd, st->path, st->oflags);
-		note_open(r, st->path, ar);
-		break;
-	case OP_REOPEN: {
-		int i = oracle_find_fd(&r->o, st->proc, st->fd);
-
-		if (i >= 0) {
-			int ofd = r->o.fd[i].ofd;
-			char path[PATH_LEN];
-			int fl = r->o.ofd[ofd].oflags;
-
-			snprintf(path, sizeof(path), "%s", r->o.inode[r->o.ofd[ofd].inode].path);
-			oracle_close(&r->o, st->proc, st->fd);
-			oracle_open(&r->o, st->proc, st->fd, path, fl);
-			note_open(r, path, ar);
-		}
-		break;
-	}
-	case OP_CLOSE: oracle_close(&r->o, st->proc, st->fd); break;
-	case OP_DUP: oracle_dup(&r->o, st->proc, st->fd, st->fd2); break;
-	case OP_FORK: oracle_fork(&r->o, st->proc, st->fd2); break;
-	case OP_EXIT: oracle_exit(&r->o, st->proc); break;
-	case OP_MMAP: oracle_mmap(&r->o, st->proc, st->fd); break;
-	case OP_MUNMAP: oracle_munmap(&r->o, st->proc, st->fd); break;
-	case OP_UNLINK: oracle_unlink(&r->o, st->path); break;
-	case OP_UMOUNT: oracle_umount(&r->o); break;
-	case OP_DROP_CACHES: oracle_drop_caches(&r->o, st->value); break;
-	}
+	opened = oracle_apply(&r->o, st);
+	if (opened)
+		note_open(r, opened, ar);
 }
 
 static void describe_step(const struct step *st, char *buf, size_t len)
@@ -628,8 +588,8 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		char what[128];
 
 		describe_step(st, what, sizeof(what));
-		sync_op = is_sync_op(r, st);
-		dio_step = is_dio_write(r, st);
+		sync_op = oracle_is_sync(&r->o, st);
+		dio_step = oracle_is_dio_write(&r->o, st);
 		if (cfg->tracefs)
 			wb_tracefs_mark(cfg->tracefs, "wberr-mark:B%d", i);
 		if (run_step(r, i, sr, &ar) < 0)
@@ -714,7 +674,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 					char note[PATH_LEN + 96];
 
 					snprintf(note, sizeof(note), "kernel records %s on %s where stock 6.12 records %s",
-						 wb_errno_name(traced), r->o.inode[ino].path, wb_errno_name(rec));
+						 wb_errno_name(traced), oracle_inode_path(&r->o, ino), wb_errno_name(rec));
 					if (!strstr(sr->msg, note))
 						add_msg(sr->msg, sizeof(sr->msg), "%s", note);
 					rec = traced;
@@ -724,7 +684,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 			r->in[ino].last_log = k + 1;
 			/* cross-check: the kernel must have recorded it on that inode */
 			if (cfg->tracefs && r->in[ino].known &&
-			    !xc_fault_set(e, r->o.inode[ino].path, r->in[ino].ino, iev, (size_t)nev,
+			    !xc_fault_set(e, oracle_inode_path(&r->o, ino), r->in[ino].ino, iev, (size_t)nev,
 					  sr->msg, sizeof(sr->msg))) {
 				sr->pass = 0;
 				res->verdict = R_FAIL;
