@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Executing an instance: create the wberr device over the scratch disk,
- * make and mount the filesystem, run each step in the named process, then
- * after each step read the fault log and the trace, attribute every failed
- * write to an inode (FIEMAP extents, then the trace), feed the errseq model
- * and judge the step.
+ * Executing an instance: set up the device stack (stack.c), run each step
+ * in the runner or the named process (agent.c, the op table's who), then
+ * after each step read the fault log (faults.c) and the trace, attribute
+ * every failed write to an inode (FIEMAP extents, then the trace), feed the
+ * errseq model (oracle.c), cross-check it against the kernel's evidence
+ * (crosscheck.c) and judge the step.
  */
 #include "exec.h"
 #include "agent.h"
 #include "crosscheck.h"
-#include "dm.h"
-#include "wb_fiemap.h"
+#include "faults.h"
+#include "stack.h"
 #include "wb_names.h"
 #include "wb_tracefs.h"
 #include "oracle.h"
@@ -35,39 +36,20 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 
-#define MAX_EXT 64
-#define MAX_RULES 32
-#define LOGBUF (1 << 20)
-
-struct ext { uint64_t first, last; };
-
-struct rule {
-	char id[NAME_LEN];
-	int nk;
-	unsigned kid[MAX_EXT];
-};
-
 struct run {
 	const struct exec_cfg *cfg;
 	const struct instance *inst;
 	const struct scenario *sc;
 	struct inst_result *res;
 	int fs;
-	char wdev[256];		/* /dev/mapper/<dmname> */
-	char dev[256];		/* what the filesystem sits on */
-	uint64_t dev_offset;	/* sectors of dev inside wdev */
-	int mounted, created;
+	struct stack st;	/* device, LV, filesystem */
+	struct faults fl;	/* dm-wberr rules and the fault log */
 	struct oracle o;
 	struct agents ag;
 	int sock_of[OR_MAX_PROCS];
 	char pname[OR_MAX_PROCS][NAME_LEN];
 	int nproc, nsock;
 	int alive[AGENT_MAX];
-	struct rule rules[MAX_RULES];
-	int nrules;
-	uint64_t next_seq;
-	struct wb_fault *log;
-	int nlog, caplog;
 	struct {
 		unsigned long ino;
 		int known;
@@ -75,10 +57,14 @@ struct run {
 		int next;
 		int last_log;	/* index of the last fault attributed to it */
 	} in[OR_MAX_INODES];
-	char *logbuf;
 };
 
-static const char *fs_type(int fs) { return fs_names[fs]; }
+static void teardown(struct run *r)
+{
+	if (r->ag.n)
+		agents_stop(&r->ag, r->alive);
+	stack_teardown(&r->st);
+}
 
 static int sock_of(struct run *r, const char *proc)
 {
@@ -88,154 +74,10 @@ static int sock_of(struct run *r, const char *proc)
 	return -1;
 }
 
-static void mount_opts(const struct run *r, char *buf, size_t len)
-{
-	const struct scenario *sc = r->sc;
-	const char *mo = sc->has_mount_opts_fs ? sc->mount_opts_fs[r->fs] : sc->mount_opts;
-
-	buf[0] = 0;
-	if (r->fs == FS_EXT4 && sc->data_mode != DM_DEFAULT)
-		snprintf(buf, len, "data=%s%s%.400s", data_mode_names[sc->data_mode],
-			 mo[0] ? "," : "", mo);
-	else
-		snprintf(buf, len, "%.500s", mo);
-}
-
-static int do_mount(struct run *r)
-{
-	char opts[TEXT_LEN + 32];
-
-	mount_opts(r, opts, sizeof(opts));
-	if (mount(r->dev, r->cfg->mnt, fs_type(r->fs), 0, opts[0] ? opts : NULL))
-		return -errno;
-	r->mounted = 1;
-	return 0;
-}
-
-static int setup(struct run *r)
-{
-	char out[4096];
-	uint64_t sectors = (uint64_t)r->sc->size_mb * 2048;
-	const char *mkfs = NULL;
-	int rc;
-
-	snprintf(r->wdev, sizeof(r->wdev), "/dev/mapper/%s", r->cfg->dmname);
-	if (dm_create(r->cfg->dmname, r->cfg->disk, sectors, r->cfg->seed, out, sizeof(out))) {
-		snprintf(r->res->reason, sizeof(r->res->reason), "dmsetup create failed: %.900s", out);
-		return -1;
-	}
-	r->created = 1;
-	snprintf(r->dev, sizeof(r->dev), "%s", r->wdev);
-	if (r->sc->lvm) {
-		/* no udev in the guest: lvm must create its nodes itself */
-		char cfg[512];
-
-		/* only the wberr device: the disk below carries the same PV label */
-		snprintf(cfg, sizeof(cfg), "--config 'activation { udev_sync = 0 udev_rules = 0 } "
-			 "devices { obtain_device_list_from_udev = 0 global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }'",
-			 r->wdev);
-		rc = run_cmd(out, sizeof(out), "export LVM_SUPPRESS_FD_WARNINGS=1; lvm pvcreate -ff -y %s %s && lvm vgcreate %s wberrvg %s && "
-			     "lvm lvcreate %s -y -Zn -n lv -l 100%%FREE wberrvg && lvm vgmknodes %s wberrvg",
-			     cfg, r->wdev, cfg, r->wdev, cfg, cfg);
-		if (rc) {
-			snprintf(r->res->reason, sizeof(r->res->reason), "lvm setup failed: %.900s", out);
-			return -1;
-		}
-		snprintf(r->dev, sizeof(r->dev), "/dev/mapper/wberrvg-lv");
-		/* "0 <len> linear 253:0 <offset>" */
-		rc = run_cmd(out, sizeof(out), "dmsetup table wberrvg-lv");
-		{
-			unsigned long long s, l, off;
-			char tgt[32], d[64];
-
-			if (rc || sscanf(out, "%llu %llu %31s %63s %llu", &s, &l, tgt, d, &off) != 5) {
-				snprintf(r->res->reason, sizeof(r->res->reason), "cannot read LV table: %.900s", out);
-				return -1;
-			}
-			r->dev_offset = off;
-		}
-	}
-	switch (r->fs) {
-	case FS_EXT4: mkfs = "mkfs.ext4 -F -q -E lazy_itable_init=0,lazy_journal_init=0"; break;
-	case FS_EXT2: mkfs = "mkfs.ext2 -F -q -E lazy_itable_init=0"; break;
-	case FS_XFS: mkfs = "mkfs.xfs -f -q"; break;
-	case FS_BTRFS: mkfs = "mkfs.btrfs -f -q"; break;
-	}
-	if (mkfs) {
-		rc = run_cmd(out, sizeof(out), "%s %s %s", mkfs, r->sc->mkfs_opts, r->dev);
-		if (rc) {
-			snprintf(r->res->reason, sizeof(r->res->reason), "mkfs failed (%d): %.900s", rc, out);
-			return -1;
-		}
-		mkdir(r->cfg->mnt, 0755);
-		rc = do_mount(r);
-		if (rc) {
-			snprintf(r->res->reason, sizeof(r->res->reason), "mount %s on %s: %s",
-				 r->dev, r->cfg->mnt, strerror(-rc));
-			return -1;
-		}
-	}
-	/* only the scenario's own faults from here on */
-	dm_message(r->cfg->dmname, "clear", out, sizeof(out));
-	dm_message(r->cfg->dmname, "log_clear", out, sizeof(out));
-	r->next_seq = 0;
-	return 0;
-}
-
-static void teardown(struct run *r)
-{
-	char out[4096];
-
-	if (r->ag.n)
-		agents_stop(&r->ag, r->alive);
-	if (r->created)
-		dm_message(r->cfg->dmname, "clear", out, sizeof(out));
-	if (r->mounted) {
-		sync();
-		if (umount(r->cfg->mnt))
-			umount2(r->cfg->mnt, MNT_DETACH);
-		r->mounted = 0;
-	}
-	if (r->sc->lvm && r->created) {
-		run_cmd(out, sizeof(out), "export LVM_SUPPRESS_FD_WARNINGS=1; C='devices { global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }'; "
-			"lvm vgchange --config \"$C\" -an wberrvg; lvm vgremove --config \"$C\" -ff -y wberrvg; "
-			"dmsetup remove wberrvg-lv 2>/dev/null; true", r->wdev);
-	}
-	if (r->created)
-		dm_remove(r->cfg->dmname);
-	r->created = 0;
-}
-
-/* FIEMAP the file's allocated extents, in sectors of the wberr device */
-static int fiemap_path(struct run *r, const char *rel, struct ext *out, int max)
-{
-	char path[PATH_LEN * 2];
-	struct wb_extent fe[MAX_EXT];
-	int fd, nfe, complete, n = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", r->cfg->mnt, rel);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	nfe = wb_fiemap(fd, 0, fe, MAX_EXT, &complete);
-	close(fd);
-	if (nfe < 0)
-		return nfe;
-	for (int i = 0; i < nfe && n < max; i++) {
-		if (fe[i].flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
-				   FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_NOT_ALIGNED))
-			continue;
-		out[n].first = fe[i].first + r->dev_offset;
-		out[n].last = fe[i].last + r->dev_offset;
-		n++;
-	}
-	return n;
-}
-
 /* remember every extent a tracked file has had */
 static void refresh_extents(struct run *r)
 {
-	if (r->fs == FS_RAW || !r->mounted)
+	if (r->fs == FS_RAW || !r->st.mounted)
 		return;
 	for (int i = 0; i < oracle_ninodes(&r->o); i++) {
 		struct ext e[MAX_EXT];
@@ -243,7 +85,7 @@ static void refresh_extents(struct run *r)
 
 		if (!oracle_inode_linked(&r->o, i) || oracle_inode_path(&r->o, i)[0] == '@')
 			continue;
-		n = fiemap_path(r, oracle_inode_path(&r->o, i), e, MAX_EXT);
+		n = stack_fiemap(&r->st, oracle_inode_path(&r->o, i), e, MAX_EXT);
 		for (int k = 0; k < n; k++) {
 			int dup = 0;
 
@@ -279,22 +121,6 @@ static int is_data_write(const struct wb_fault *e)
 	return (!strcmp(e->opclass, "write") || !strcmp(e->opclass, "fua")) && e->nr > 0;
 }
 
-/* the log answers as many whole lines as fit: page on until nothing new */
-static int fetch_log(struct run *r)
-{
-	char msg[64];
-
-	for (int page = 0; page < 1000; page++) {
-		snprintf(msg, sizeof(msg), "log %" PRIu64, r->next_seq);
-		if (dm_message(r->cfg->dmname, msg, r->logbuf, LOGBUF))
-			return -1;
-		if (!dm_parse_log(r->logbuf, r->next_seq, &r->log, &r->nlog, &r->caplog))
-			return 0;
-		r->next_seq = r->log[r->nlog - 1].seq + 1;
-	}
-	return 0;
-}
-
 static void note_open(struct run *r, const char *path, const struct agent_resp *ar)
 {
 	int i = oracle_inode(&r->o, path, 0);
@@ -304,80 +130,6 @@ static void note_open(struct run *r, const char *path, const struct agent_resp *
 	r->in[i].known = 1;
 	/* a device's pages live in the bdev inode, numbered by the kernel dev_t */
 	r->in[i].ino = r->fs == FS_RAW && path[0] == '@' ? ((unsigned long)ar->maj << 20) | ar->min : ar->ino;
-}
-
-static int program_fault(struct run *r, const struct step *st, char *msg, size_t len)
-{
-	const struct fault_spec *f = &st->fault;
-	const char *status = strcmp(f->status, "$status") ? f->status : r->inst->status;
-	struct rule *ru;
-	struct ext e[MAX_EXT];
-	int n = 1;
-	char cmd[512], out[4096];
-
-	if (r->nrules == MAX_RULES)
-		return -ENOSPC;
-	ru = &r->rules[r->nrules];
-	memset(ru, 0, sizeof(*ru));
-	snprintf(ru->id, sizeof(ru->id), "%s", f->id);
-	if (f->file[0]) {
-		if (r->fs == FS_RAW) {
-			add_msg(msg, len, "file-targeted faults need a filesystem");
-			return -EINVAL;
-		}
-		n = fiemap_path(r, f->file, e, MAX_EXT);
-		if (n < 0) {
-			add_msg(msg, len, "FIEMAP %s: %s", f->file, strerror(-n));
-			return n;
-		}
-		if (n == 0) {
-			add_msg(msg, len, "%s has no allocated extents yet (delayed allocation): "
-				"fsync or fallocate it before targeting it", f->file);
-			return -ENODATA;
-		}
-	}
-	for (int k = 0; k < n; k++) {
-		char *end;
-		unsigned long id;
-
-		dm_format_add(f, status, f->file[0] != 0, f->file[0] ? e[k].first : 0,
-			      f->file[0] ? e[k].last : 0, cmd, sizeof(cmd));
-		if (dm_message(r->cfg->dmname, cmd, out, sizeof(out))) {
-			add_msg(msg, len, "'%s' refused: %.300s", cmd, out);
-			return -EINVAL;
-		}
-		id = strtoul(out, &end, 10);
-		if (end == out) {
-			add_msg(msg, len, "'%s': no rule id in \"%.100s\"", cmd, out);
-			return -EINVAL;
-		}
-		ru->kid[ru->nk++] = (unsigned)id;
-		add_msg(msg, len, "rule %lu: %s", id, cmd);
-	}
-	r->nrules++;
-	return 0;
-}
-
-static int remove_fault(struct run *r, const char *id, char *msg, size_t len)
-{
-	char cmd[64], out[1024];
-
-	for (int i = 0; i < r->nrules; i++) {
-		if (strcmp(r->rules[i].id, id))
-			continue;
-		for (int k = 0; k < r->rules[i].nk; k++) {
-			snprintf(cmd, sizeof(cmd), "remove %u", r->rules[i].kid[k]);
-			if (dm_message(r->cfg->dmname, cmd, out, sizeof(out))) {
-				add_msg(msg, len, "'%s' refused: %.200s", cmd, out);
-				return -EINVAL;
-			}
-		}
-		r->rules[i].id[0] = 0;
-		r->rules[i].nk = 0;
-		return 0;
-	}
-	add_msg(msg, len, "no fault with id '%s'", id);
-	return -ENOENT;
 }
 
 static double now_s(void)
@@ -411,10 +163,10 @@ static int run_runner_op(struct run *r, const struct step *st, struct step_resul
 		if (umount(r->cfg->mnt))
 			sr->err = errno;
 		else
-			r->mounted = 0;
+			r->st.mounted = 0;
 		return 0;
 	case OP_MOUNT:
-		rc = do_mount(r);
+		rc = stack_mount(&r->st);
 		sr->err = -rc;
 		return 0;
 	case OP_UNLINK:
@@ -426,21 +178,17 @@ static int run_runner_op(struct run *r, const struct step *st, struct step_resul
 		usleep(st->value * 1000u);
 		return 0;
 	case OP_FAULT:
-		rc = program_fault(r, st, sr->msg, sizeof(sr->msg));
+		rc = faults_program(&r->fl, &r->st, &st->fault, r->inst->status, sr->msg, sizeof(sr->msg));
 		sr->err = rc < 0 ? -rc : 0;
 		return 0;
 	case OP_UNFAULT:
-		rc = remove_fault(r, st->fault.id, sr->msg, sizeof(sr->msg));
+		rc = faults_remove(&r->fl, st->fault.id, sr->msg, sizeof(sr->msg));
 		sr->err = rc < 0 ? -rc : 0;
 		return 0;
-	case OP_CLEAR_FAULTS: {
-		char out[1024];
-
-		if (dm_message(r->cfg->dmname, "clear", out, sizeof(out)))
+	case OP_CLEAR_FAULTS:
+		if (faults_clear(&r->fl))
 			sr->err = EINVAL;
-		r->nrules = 0;
 		return 0;
-	}
 	default:
 		add_msg(sr->msg, sizeof(sr->msg), "op %s is no runner op", op_names[st->op]);
 		return -1;
@@ -549,7 +297,12 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	r->sc = sc;
 	r->res = res;
 	r->fs = inst->fs;
-	r->logbuf = malloc(LOGBUF);
+	r->st = (struct stack){ .dmname = cfg->dmname, .disk = cfg->disk, .mnt = cfg->mnt,
+				.seed = cfg->seed, .sc = sc, .fs = inst->fs };
+	if (faults_init(&r->fl, cfg->dmname)) {
+		free(r);
+		return -1;
+	}
 	oracle_init(&r->o, r->fs);
 	for (int i = 0; i < sc->nsteps; i++)
 		nprocs += sc->steps[i].op == OP_FORK;
@@ -558,11 +311,11 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		res->verdict = R_FAIL;
 		goto out;
 	}
-	if (setup(r)) {
+	if (stack_setup(&r->st, res->reason, sizeof(res->reason))) {
 		res->verdict = R_FAIL;
 		goto out;
 	}
-	if (agents_start(&r->ag, sc, nprocs, cfg->mnt, r->fs == FS_RAW ? r->wdev : r->dev)) {
+	if (agents_start(&r->ag, sc, nprocs, cfg->mnt, r->fs == FS_RAW ? r->st.wdev : r->st.dev)) {
 		snprintf(res->reason, sizeof(res->reason), "cannot start processes: %s", strerror(errno));
 		res->verdict = R_FAIL;
 		goto out;
@@ -598,8 +351,8 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		if (cfg->tracefs)
 			wb_tracefs_mark(cfg->tracefs, "wberr-mark:E%d", i);
 		/* what the device failed during the step */
-		log_lo = r->nlog;
-		if (fetch_log(r))
+		log_lo = r->fl.nlog;
+		if (faults_fetch_log(&r->fl))
 			add_msg(sr->msg, sizeof(sr->msg), "cannot read the fault log");
 		nev = 0;
 		if (cfg->tracefs && (trace_text = wb_tracefs_take(cfg->tracefs))) {
@@ -619,14 +372,14 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		xc_evidence(ev, nev, iev);
 		/* the call's own window: between B<i> and E<i> */
 		marks = xc_window(ev, nev, i, &w_lo, &w_hi);
-		if (r->nlog > log_lo)
+		if (r->fl.nlog > log_lo)
 			refresh_extents(r);
 		/* the structural change first (an open's inode number is needed to
 		 * attribute by trace), then the recorded errors, then the check */
 		if (st->op == OP_OPEN || st->op == OP_REOPEN)
 			model_update(r, st, sr, &ar);
-		for (int k = log_lo; k < r->nlog; k++) {
-			const struct wb_fault *e = &r->log[k];
+		for (int k = log_lo; k < r->fl.nlog; k++) {
+			const struct wb_fault *e = &r->fl.log[k];
 			int ino = -1;
 
 			res->nfaults++;
@@ -727,10 +480,10 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 
 			if (k >= 0)
 				add_msg(sr->msg, sizeof(sr->msg), "from fault #%" PRIu64 " %s sector %" PRIu64 "+%" PRIu64 " %s",
-					r->log[k].seq, r->log[k].opclass, r->log[k].sector, r->log[k].nr, r->log[k].status);
+					r->fl.log[k].seq, r->fl.log[k].opclass, r->fl.log[k].sector, r->fl.log[k].nr, r->fl.log[k].status);
 		}
 		if (!xc_cause(sr->err, v.explicit_, st->op == OP_FAULT || st->op == OP_UNFAULT,
-			      (unsigned long)r->nlog, sr->msg, sizeof(sr->msg)))
+			      (unsigned long)r->fl.nlog, sr->msg, sizeof(sr->msg)))
 			sr->pass = 0;
 		if (st->op != OP_OPEN && st->op != OP_REOPEN)
 			model_update(r, st, sr, &ar);
@@ -750,8 +503,7 @@ out:
 	teardown(r);
 	free(ev);
 	free(iev);
-	free(r->log);
-	free(r->logbuf);
+	faults_free(&r->fl);
 	free(r);
 	res->secs = now_s() - t0;
 	return 0;
