@@ -160,10 +160,7 @@ static int run_runner_op(struct run *r, const struct step *st, struct step_resul
 		return 0;
 	}
 	case OP_UMOUNT:
-		if (umount(r->cfg->mnt))
-			sr->err = errno;
-		else
-			r->st.mounted = 0;
+		sr->err = -stack_umount(&r->st);
 		return 0;
 	case OP_MOUNT:
 		rc = stack_mount(&r->st);

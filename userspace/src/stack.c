@@ -38,6 +38,14 @@ int stack_mount(struct stack *s)
 	return 0;
 }
 
+int stack_umount(struct stack *s)
+{
+	if (umount(s->mnt))
+		return -errno;
+	s->mounted = 0;
+	return 0;
+}
+
 int stack_setup(struct stack *s, char *reason, size_t rlen)
 {
 	char out[4096];

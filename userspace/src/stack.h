@@ -37,6 +37,8 @@ struct stack {
 int stack_setup(struct stack *s, char *reason, size_t rlen);
 /* mount with the scenario's options; 0 or -errno */
 int stack_mount(struct stack *s);
+/* the scenario's umount step: 0 or -errno (EBUSY while an fd is open) */
+int stack_umount(struct stack *s);
 /* unmount (sync first, lazily if busy), remove the LV and the device */
 void stack_teardown(struct stack *s);
 /* the allocated extents of @rel (relative to the mount point), in sectors
