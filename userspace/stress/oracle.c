@@ -518,7 +518,6 @@ static void check_results(struct ctx *c, struct fdst *d, const size_t *calls,
 		size_t ri = calls[j];
 		const struct wbs_rec *r = &rs->v[ri];
 		unsigned int a, n = c->nadv[ri];
-
 		struct wb_inv_ev adv[MAX_ADV_PER_SYNC];
 
 		for (a = 0; a < n; a++) {
