@@ -358,6 +358,16 @@ int agent_call(struct agents *a, int sock, int step, int child_sock, struct agen
 	return read_timeout(a->ctl[sock], r, sizeof(*r), timeout_ms);
 }
 
+int agent_exit(struct agents *a, int sock, struct agent_resp *r)
+{
+	struct agent_req q = { .step = -1 };
+
+	if (sock < 0 || sock >= a->n || write(a->ctl[sock], &q, sizeof(q)) != sizeof(q) ||
+	    read(a->ctl[sock], r, sizeof(*r)) != sizeof(*r))
+		return -1;
+	return 0;
+}
+
 void agents_stop(struct agents *a, const int *alive)
 {
 	struct agent_req q = { .step = -1 };

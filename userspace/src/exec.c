@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Executing an instance: create the wberr device over the scratch disk,
- * make and mount the filesystem, run each step in the named process, then
- * after each step read the fault log and the trace, attribute every failed
- * write to an inode (FIEMAP extents, then the trace), feed the errseq model
- * and judge the step.
+ * Executing an instance: set up the device stack (stack.c), run each step
+ * in the runner or the named process (agent.c, the op table's who), then
+ * after each step read the fault log (faults.c) and the trace, attribute
+ * every failed write to an inode (FIEMAP extents, then the trace), feed the
+ * errseq model (oracle.c), cross-check it against the kernel's evidence
+ * (crosscheck.c) and judge the step.
  */
 #include "exec.h"
 #include "agent.h"
-#include "dm.h"
-#include "wb_fiemap.h"
+#include "crosscheck.h"
+#include "faults.h"
+#include "stack.h"
 #include "wb_names.h"
 #include "wb_tracefs.h"
 #include "oracle.h"
@@ -34,39 +36,20 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 
-#define MAX_EXT 64
-#define MAX_RULES 32
-#define LOGBUF (1 << 20)
-
-struct ext { uint64_t first, last; };
-
-struct rule {
-	char id[NAME_LEN];
-	int nk;
-	unsigned kid[MAX_EXT];
-};
-
 struct run {
 	const struct exec_cfg *cfg;
 	const struct instance *inst;
 	const struct scenario *sc;
 	struct inst_result *res;
 	int fs;
-	char wdev[256];		/* /dev/mapper/<dmname> */
-	char dev[256];		/* what the filesystem sits on */
-	uint64_t dev_offset;	/* sectors of dev inside wdev */
-	int mounted, created;
+	struct stack st;	/* device, LV, filesystem */
+	struct faults fl;	/* dm-wberr rules and the fault log */
 	struct oracle o;
 	struct agents ag;
 	int sock_of[OR_MAX_PROCS];
 	char pname[OR_MAX_PROCS][NAME_LEN];
 	int nproc, nsock;
 	int alive[AGENT_MAX];
-	struct rule rules[MAX_RULES];
-	int nrules;
-	uint64_t next_seq;
-	struct wb_fault *log;
-	int nlog, caplog;
 	struct {
 		unsigned long ino;
 		int known;
@@ -74,25 +57,14 @@ struct run {
 		int next;
 		int last_log;	/* index of the last fault attributed to it */
 	} in[OR_MAX_INODES];
-	char *logbuf;
 };
 
-static void add_msg(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add_msg(char *msg, size_t len, const char *fmt, ...)
+static void teardown(struct run *r)
 {
-	size_t off = strlen(msg);
-	va_list ap;
-
-	if (off + 3 >= len)
-		return;
-	if (off)
-		off += (size_t)snprintf(msg + off, len - off, "; ");
-	va_start(ap, fmt);
-	vsnprintf(msg + off, len - off, fmt, ap);
-	va_end(ap);
+	if (r->ag.n)
+		agents_stop(&r->ag, r->alive);
+	stack_teardown(&r->st);
 }
-
-static const char *fs_type(int fs) { return fs_names[fs]; }
 
 static int sock_of(struct run *r, const char *proc)
 {
@@ -102,162 +74,18 @@ static int sock_of(struct run *r, const char *proc)
 	return -1;
 }
 
-static void mount_opts(const struct run *r, char *buf, size_t len)
-{
-	const struct scenario *sc = r->sc;
-	const char *mo = sc->has_mount_opts_fs ? sc->mount_opts_fs[r->fs] : sc->mount_opts;
-
-	buf[0] = 0;
-	if (r->fs == FS_EXT4 && sc->data_mode != DM_DEFAULT)
-		snprintf(buf, len, "data=%s%s%.400s", data_mode_names[sc->data_mode],
-			 mo[0] ? "," : "", mo);
-	else
-		snprintf(buf, len, "%.500s", mo);
-}
-
-static int do_mount(struct run *r)
-{
-	char opts[TEXT_LEN + 32];
-
-	mount_opts(r, opts, sizeof(opts));
-	if (mount(r->dev, r->cfg->mnt, fs_type(r->fs), 0, opts[0] ? opts : NULL))
-		return -errno;
-	r->mounted = 1;
-	return 0;
-}
-
-static int setup(struct run *r)
-{
-	char out[4096];
-	uint64_t sectors = (uint64_t)r->sc->size_mb * 2048;
-	const char *mkfs = NULL;
-	int rc;
-
-	snprintf(r->wdev, sizeof(r->wdev), "/dev/mapper/%s", r->cfg->dmname);
-	if (dm_create(r->cfg->dmname, r->cfg->disk, sectors, r->cfg->seed, out, sizeof(out))) {
-		snprintf(r->res->reason, sizeof(r->res->reason), "dmsetup create failed: %.900s", out);
-		return -1;
-	}
-	r->created = 1;
-	snprintf(r->dev, sizeof(r->dev), "%s", r->wdev);
-	if (r->sc->lvm) {
-		/* no udev in the guest: lvm must create its nodes itself */
-		char cfg[512];
-
-		/* only the wberr device: the disk below carries the same PV label */
-		snprintf(cfg, sizeof(cfg), "--config 'activation { udev_sync = 0 udev_rules = 0 } "
-			 "devices { obtain_device_list_from_udev = 0 global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }'",
-			 r->wdev);
-		rc = run_cmd(out, sizeof(out), "export LVM_SUPPRESS_FD_WARNINGS=1; lvm pvcreate -ff -y %s %s && lvm vgcreate %s wberrvg %s && "
-			     "lvm lvcreate %s -y -Zn -n lv -l 100%%FREE wberrvg && lvm vgmknodes %s wberrvg",
-			     cfg, r->wdev, cfg, r->wdev, cfg, cfg);
-		if (rc) {
-			snprintf(r->res->reason, sizeof(r->res->reason), "lvm setup failed: %.900s", out);
-			return -1;
-		}
-		snprintf(r->dev, sizeof(r->dev), "/dev/mapper/wberrvg-lv");
-		/* "0 <len> linear 253:0 <offset>" */
-		rc = run_cmd(out, sizeof(out), "dmsetup table wberrvg-lv");
-		{
-			unsigned long long s, l, off;
-			char tgt[32], d[64];
-
-			if (rc || sscanf(out, "%llu %llu %31s %63s %llu", &s, &l, tgt, d, &off) != 5) {
-				snprintf(r->res->reason, sizeof(r->res->reason), "cannot read LV table: %.900s", out);
-				return -1;
-			}
-			r->dev_offset = off;
-		}
-	}
-	switch (r->fs) {
-	case FS_EXT4: mkfs = "mkfs.ext4 -F -q -E lazy_itable_init=0,lazy_journal_init=0"; break;
-	case FS_EXT2: mkfs = "mkfs.ext2 -F -q -E lazy_itable_init=0"; break;
-	case FS_XFS: mkfs = "mkfs.xfs -f -q"; break;
-	case FS_BTRFS: mkfs = "mkfs.btrfs -f -q"; break;
-	}
-	if (mkfs) {
-		rc = run_cmd(out, sizeof(out), "%s %s %s", mkfs, r->sc->mkfs_opts, r->dev);
-		if (rc) {
-			snprintf(r->res->reason, sizeof(r->res->reason), "mkfs failed (%d): %.900s", rc, out);
-			return -1;
-		}
-		mkdir(r->cfg->mnt, 0755);
-		rc = do_mount(r);
-		if (rc) {
-			snprintf(r->res->reason, sizeof(r->res->reason), "mount %s on %s: %s",
-				 r->dev, r->cfg->mnt, strerror(-rc));
-			return -1;
-		}
-	}
-	/* only the scenario's own faults from here on */
-	dm_message(r->cfg->dmname, "clear", out, sizeof(out));
-	dm_message(r->cfg->dmname, "log_clear", out, sizeof(out));
-	r->next_seq = 0;
-	return 0;
-}
-
-static void teardown(struct run *r)
-{
-	char out[4096];
-
-	if (r->ag.n)
-		agents_stop(&r->ag, r->alive);
-	if (r->created)
-		dm_message(r->cfg->dmname, "clear", out, sizeof(out));
-	if (r->mounted) {
-		sync();
-		if (umount(r->cfg->mnt))
-			umount2(r->cfg->mnt, MNT_DETACH);
-		r->mounted = 0;
-	}
-	if (r->sc->lvm && r->created) {
-		run_cmd(out, sizeof(out), "export LVM_SUPPRESS_FD_WARNINGS=1; C='devices { global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }'; "
-			"lvm vgchange --config \"$C\" -an wberrvg; lvm vgremove --config \"$C\" -ff -y wberrvg; "
-			"dmsetup remove wberrvg-lv 2>/dev/null; true", r->wdev);
-	}
-	if (r->created)
-		dm_remove(r->cfg->dmname);
-	r->created = 0;
-}
-
-/* FIEMAP the file's allocated extents, in sectors of the wberr device */
-static int fiemap_path(struct run *r, const char *rel, struct ext *out, int max)
-{
-	char path[PATH_LEN * 2];
-	struct wb_extent fe[MAX_EXT];
-	int fd, nfe, complete, n = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", r->cfg->mnt, rel);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	nfe = wb_fiemap(fd, 0, fe, MAX_EXT, &complete);
-	close(fd);
-	if (nfe < 0)
-		return nfe;
-	for (int i = 0; i < nfe && n < max; i++) {
-		if (fe[i].flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
-				   FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_NOT_ALIGNED))
-			continue;
-		out[n].first = fe[i].first + r->dev_offset;
-		out[n].last = fe[i].last + r->dev_offset;
-		n++;
-	}
-	return n;
-}
-
 /* remember every extent a tracked file has had */
 static void refresh_extents(struct run *r)
 {
-	if (r->fs == FS_RAW || !r->mounted)
+	if (r->fs == FS_RAW || !r->st.mounted)
 		return;
-	for (int i = 0; i < r->o.ninodes; i++) {
+	for (int i = 0; i < oracle_ninodes(&r->o); i++) {
 		struct ext e[MAX_EXT];
 		int n;
 
-		if (!r->o.inode[i].linked || r->o.inode[i].path[0] == '@')
+		if (!oracle_inode_linked(&r->o, i) || oracle_inode_path(&r->o, i)[0] == '@')
 			continue;
-		n = fiemap_path(r, r->o.inode[i].path, e, MAX_EXT);
+		n = stack_fiemap(&r->st, oracle_inode_path(&r->o, i), e, MAX_EXT);
 		for (int k = 0; k < n; k++) {
 			int dup = 0;
 
@@ -273,7 +101,7 @@ static int inode_by_sector(struct run *r, uint64_t first, uint64_t nr)
 {
 	uint64_t last = first + (nr ? nr : 1) - 1;
 
-	for (int i = 0; i < r->o.ninodes; i++)
+	for (int i = 0; i < oracle_ninodes(&r->o); i++)
 		for (int j = 0; j < r->in[i].next; j++)
 			if (first <= r->in[i].ext[j].last && last >= r->in[i].ext[j].first)
 				return i;
@@ -282,7 +110,7 @@ static int inode_by_sector(struct run *r, uint64_t first, uint64_t nr)
 
 static int inode_by_ino(struct run *r, unsigned long ino)
 {
-	for (int i = 0; i < r->o.ninodes; i++)
+	for (int i = 0; i < oracle_ninodes(&r->o); i++)
 		if (r->in[i].known && r->in[i].ino == ino)
 			return i;
 	return -1;
@@ -291,22 +119,6 @@ static int inode_by_ino(struct run *r, unsigned long ino)
 static int is_data_write(const struct wb_fault *e)
 {
 	return (!strcmp(e->opclass, "write") || !strcmp(e->opclass, "fua")) && e->nr > 0;
-}
-
-/* the log answers as many whole lines as fit: page on until nothing new */
-static int fetch_log(struct run *r)
-{
-	char msg[64];
-
-	for (int page = 0; page < 1000; page++) {
-		snprintf(msg, sizeof(msg), "log %" PRIu64, r->next_seq);
-		if (dm_message(r->cfg->dmname, msg, r->logbuf, LOGBUF))
-			return -1;
-		if (!dm_parse_log(r->logbuf, r->next_seq, &r->log, &r->nlog, &r->caplog))
-			return 0;
-		r->next_seq = r->log[r->nlog - 1].seq + 1;
-	}
-	return 0;
 }
 
 static void note_open(struct run *r, const char *path, const struct agent_resp *ar)
@@ -320,106 +132,6 @@ static void note_open(struct run *r, const char *path, const struct agent_resp *
 	r->in[i].ino = r->fs == FS_RAW && path[0] == '@' ? ((unsigned long)ar->maj << 20) | ar->min : ar->ino;
 }
 
-static int program_fault(struct run *r, const struct step *st, char *msg, size_t len)
-{
-	const struct fault_spec *f = &st->fault;
-	const char *status = strcmp(f->status, "$status") ? f->status : r->inst->status;
-	struct rule *ru;
-	struct ext e[MAX_EXT];
-	int n = 1;
-	char cmd[512], out[4096];
-
-	if (r->nrules == MAX_RULES)
-		return -ENOSPC;
-	ru = &r->rules[r->nrules];
-	memset(ru, 0, sizeof(*ru));
-	snprintf(ru->id, sizeof(ru->id), "%s", f->id);
-	if (f->file[0]) {
-		if (r->fs == FS_RAW) {
-			add_msg(msg, len, "file-targeted faults need a filesystem");
-			return -EINVAL;
-		}
-		n = fiemap_path(r, f->file, e, MAX_EXT);
-		if (n < 0) {
-			add_msg(msg, len, "FIEMAP %s: %s", f->file, strerror(-n));
-			return n;
-		}
-		if (n == 0) {
-			add_msg(msg, len, "%s has no allocated extents yet (delayed allocation): "
-				"fsync or fallocate it before targeting it", f->file);
-			return -ENODATA;
-		}
-	}
-	for (int k = 0; k < n; k++) {
-		char *end;
-		unsigned long id;
-
-		dm_format_add(f, status, f->file[0] != 0, f->file[0] ? e[k].first : 0,
-			      f->file[0] ? e[k].last : 0, cmd, sizeof(cmd));
-		if (dm_message(r->cfg->dmname, cmd, out, sizeof(out))) {
-			add_msg(msg, len, "'%s' refused: %.300s", cmd, out);
-			return -EINVAL;
-		}
-		id = strtoul(out, &end, 10);
-		if (end == out) {
-			add_msg(msg, len, "'%s': no rule id in \"%.100s\"", cmd, out);
-			return -EINVAL;
-		}
-		ru->kid[ru->nk++] = (unsigned)id;
-		add_msg(msg, len, "rule %lu: %s", id, cmd);
-	}
-	r->nrules++;
-	return 0;
-}
-
-static int remove_fault(struct run *r, const char *id, char *msg, size_t len)
-{
-	char cmd[64], out[1024];
-
-	for (int i = 0; i < r->nrules; i++) {
-		if (strcmp(r->rules[i].id, id))
-			continue;
-		for (int k = 0; k < r->rules[i].nk; k++) {
-			snprintf(cmd, sizeof(cmd), "remove %u", r->rules[i].kid[k]);
-			if (dm_message(r->cfg->dmname, cmd, out, sizeof(out))) {
-				add_msg(msg, len, "'%s' refused: %.200s", cmd, out);
-				return -EINVAL;
-			}
-		}
-		r->rules[i].id[0] = 0;
-		r->rules[i].nk = 0;
-		return 0;
-	}
-	add_msg(msg, len, "no fault with id '%s'", id);
-	return -ENOENT;
-}
-
-static int is_sync_op(const struct run *r, const struct step *st)
-{
-	int i;
-
-	switch (st->op) {
-	case OP_FSYNC: case OP_FDATASYNC: case OP_SYNCFS: case OP_MSYNC: case OP_SYNC_FILE_RANGE:
-		return 1;
-	case OP_WRITE: case OP_PWRITE:
-		i = oracle_find_fd(&r->o, st->proc, st->fd);
-		return i >= 0 && r->o.fd[i].ofd >= 0 &&
-		       (r->o.ofd[r->o.fd[i].ofd].oflags & (O_SYNC | O_DSYNC));
-	}
-	return 0;
-}
-
-/* an O_DIRECT write: a failed bio fails the call, and errseq is not involved */
-static int is_dio_write(const struct run *r, const struct step *st)
-{
-	int i;
-
-	if (st->op != OP_WRITE && st->op != OP_PWRITE)
-		return 0;
-	i = oracle_find_fd(&r->o, st->proc, st->fd);
-	return i >= 0 && r->o.fd[i].ofd >= 0 && (r->o.ofd[r->o.fd[i].ofd].oflags & O_DIRECT);
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -428,14 +140,12 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* run the step itself; returns <0 when the instance cannot go on */
-static int run_step(struct run *r, int i, struct step_result *sr, struct agent_resp *ar)
+/* the ops the op table gives to the runner itself */
+static int run_runner_op(struct run *r, const struct step *st, struct step_result *sr)
 {
-	const struct step *st = &r->sc->steps[i];
-	int sock = -1, rc;
 	char path[PATH_LEN * 2];
+	int rc;
 
-	memset(ar, 0, sizeof(*ar));
 	switch (st->op) {
 	case OP_SYNC:
 		sync();
@@ -450,13 +160,10 @@ static int run_step(struct run *r, int i, struct step_result *sr, struct agent_r
 		return 0;
 	}
 	case OP_UMOUNT:
-		if (umount(r->cfg->mnt))
-			sr->err = errno;
-		else
-			r->mounted = 0;
+		sr->err = -stack_umount(&r->st);
 		return 0;
 	case OP_MOUNT:
-		rc = do_mount(r);
+		rc = stack_mount(&r->st);
 		sr->err = -rc;
 		return 0;
 	case OP_UNLINK:
@@ -468,21 +175,34 @@ static int run_step(struct run *r, int i, struct step_result *sr, struct agent_r
 		usleep(st->value * 1000u);
 		return 0;
 	case OP_FAULT:
-		rc = program_fault(r, st, sr->msg, sizeof(sr->msg));
+		rc = faults_program(&r->fl, &r->st, &st->fault, r->inst->status, sr->msg, sizeof(sr->msg));
 		sr->err = rc < 0 ? -rc : 0;
 		return 0;
 	case OP_UNFAULT:
-		rc = remove_fault(r, st->fault.id, sr->msg, sizeof(sr->msg));
+		rc = faults_remove(&r->fl, st->fault.id, sr->msg, sizeof(sr->msg));
 		sr->err = rc < 0 ? -rc : 0;
 		return 0;
-	case OP_CLEAR_FAULTS: {
-		char out[1024];
-
-		if (dm_message(r->cfg->dmname, "clear", out, sizeof(out)))
+	case OP_CLEAR_FAULTS:
+		if (faults_clear(&r->fl))
 			sr->err = EINVAL;
-		r->nrules = 0;
 		return 0;
+	default:
+		add_msg(sr->msg, sizeof(sr->msg), "op %s is no runner op", op_names[st->op]);
+		return -1;
 	}
+}
+
+/* run the step itself, in the runner or in its process (the op table's
+ * who); returns <0 when the instance cannot go on */
+static int run_step(struct run *r, int i, struct step_result *sr, struct agent_resp *ar)
+{
+	const struct step *st = &r->sc->steps[i];
+	int sock = -1;
+
+	memset(ar, 0, sizeof(*ar));
+	if (op_table[st->op].who == OPW_RUNNER)
+		return run_runner_op(r, st, sr);
+	switch (st->op) {
 	case OP_FORK:
 		if (r->nsock >= r->ag.n || r->nproc >= OR_MAX_PROCS) {
 			add_msg(sr->msg, sizeof(sr->msg), "too many processes");
@@ -503,15 +223,10 @@ static int run_step(struct run *r, int i, struct step_result *sr, struct agent_r
 		return 0;
 	case OP_EXIT:
 		sock = sock_of(r, st->proc);
-		{
-			int q[2] = { -1, 0 };
-
-			if (sock < 0 || write(r->ag.ctl[sock], q, sizeof(q)) != sizeof(q) ||
-			    read(r->ag.ctl[sock], ar, sizeof(*ar)) != sizeof(*ar))
-				sr->err = ESRCH;
-			else
-				r->alive[sock] = 0;
-		}
+		if (agent_exit(&r->ag, sock, ar))
+			sr->err = ESRCH;
+		else
+			r->alive[sock] = 0;
 		return 0;
 	default:
 		sock = sock_of(r, st->proc);
@@ -530,42 +245,18 @@ static int run_step(struct run *r, int i, struct step_result *sr, struct agent_r
 	}
 }
 
-/* after the step: structural model updates for what succeeded */
+/* after the step: the model's structural update for what succeeded (the
+ * op table's hook), and the inode number of what an open opened */
 static void model_update(struct run *r, const struct step *st, const struct step_result *sr,
 			 const struct agent_resp *ar)
 {
+	const char *opened;
+
 	if (sr->err)
 		return;
-	switch (st->op) {
-	case OP_OPEN:
-		oracle_open(&r->o, st->proc, st->fd, st->path, st->oflags);
-		note_open(r, st->path, ar);
-		break;
-	case OP_REOPEN: {
-		int i = oracle_find_fd(&r->o, st->proc, st->fd);
-
-		if (i >= 0) {
-			int ofd = r->o.fd[i].ofd;
-			char path[PATH_LEN];
-			int fl = r->o.ofd[ofd].oflags;
-
-			snprintf(path, sizeof(path), "%s", r->o.inode[r->o.ofd[ofd].inode].path);
-			oracle_close(&r->o, st->proc, st->fd);
-			oracle_open(&r->o, st->proc, st->fd, path, fl);
-			note_open(r, path, ar);
-		}
-		break;
-	}
-	case OP_CLOSE: oracle_close(&r->o, st->proc, st->fd); break;
-	case OP_DUP: oracle_dup(&r->o, st->proc, st->fd, st->fd2); break;
-	case OP_FORK: oracle_fork(&r->o, st->proc, st->fd2); break;
-	case OP_EXIT: oracle_exit(&r->o, st->proc); break;
-	case OP_MMAP: oracle_mmap(&r->o, st->proc, st->fd); break;
-	case OP_MUNMAP: oracle_munmap(&r->o, st->proc, st->fd); break;
-	case OP_UNLINK: oracle_unlink(&r->o, st->path); break;
-	case OP_UMOUNT: oracle_umount(&r->o); break;
-	case OP_DROP_CACHES: oracle_drop_caches(&r->o, st->value); break;
-	}
+	opened = oracle_apply(&r->o, st);
+	if (opened)
+		note_open(r, opened, ar);
 }
 
 static void describe_step(const struct step *st, char *buf, size_t len)
@@ -589,7 +280,8 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	int matrix_errno = mbs ? mbs->err : 0;
 	char *trace_text;
 	struct wb_tev *ev = NULL;
-	int nev = 0, capev = 0, sb_trace = 0;
+	struct wb_inv_ev *iev = NULL;	/* the same events as evidence for the cross-checks */
+	int nev = 0, capev = 0, capiev = 0, sb_trace = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->inst = inst;
@@ -602,7 +294,12 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	r->sc = sc;
 	r->res = res;
 	r->fs = inst->fs;
-	r->logbuf = malloc(LOGBUF);
+	r->st = (struct stack){ .dmname = cfg->dmname, .disk = cfg->disk, .mnt = cfg->mnt,
+				.seed = cfg->seed, .sc = sc, .fs = inst->fs };
+	if (faults_init(&r->fl, cfg->dmname)) {
+		free(r);
+		return -1;
+	}
 	oracle_init(&r->o, r->fs);
 	for (int i = 0; i < sc->nsteps; i++)
 		nprocs += sc->steps[i].op == OP_FORK;
@@ -611,11 +308,11 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		res->verdict = R_FAIL;
 		goto out;
 	}
-	if (setup(r)) {
+	if (stack_setup(&r->st, res->reason, sizeof(res->reason))) {
 		res->verdict = R_FAIL;
 		goto out;
 	}
-	if (agents_start(&r->ag, sc, nprocs, cfg->mnt, r->fs == FS_RAW ? r->wdev : r->dev)) {
+	if (agents_start(&r->ag, sc, nprocs, cfg->mnt, r->fs == FS_RAW ? r->st.wdev : r->st.dev)) {
 		snprintf(res->reason, sizeof(res->reason), "cannot start processes: %s", strerror(errno));
 		res->verdict = R_FAIL;
 		goto out;
@@ -637,12 +334,12 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		struct agent_resp ar;
 		struct or_pred pred;
 		struct verdict v;
-		int log_lo, nondata = 0, sync_op, dio_step, w_lo, w_hi, marks = 0;
-		char what[128], tmsg[512];
+		int log_lo, nondata = 0, sync_op, dio_step, w_lo, w_hi, marks;
+		char what[128];
 
 		describe_step(st, what, sizeof(what));
-		sync_op = is_sync_op(r, st);
-		dio_step = is_dio_write(r, st);
+		sync_op = oracle_is_sync(&r->o, st);
+		dio_step = oracle_is_dio_write(&r->o, st);
 		if (cfg->tracefs)
 			wb_tracefs_mark(cfg->tracefs, "wberr-mark:B%d", i);
 		if (run_step(r, i, sr, &ar) < 0)
@@ -651,39 +348,35 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		if (cfg->tracefs)
 			wb_tracefs_mark(cfg->tracefs, "wberr-mark:E%d", i);
 		/* what the device failed during the step */
-		log_lo = r->nlog;
-		if (fetch_log(r))
+		log_lo = r->fl.nlog;
+		if (faults_fetch_log(&r->fl))
 			add_msg(sr->msg, sizeof(sr->msg), "cannot read the fault log");
 		nev = 0;
 		if (cfg->tracefs && (trace_text = wb_tracefs_take(cfg->tracefs))) {
 			trace_parse(trace_text, &ev, &nev, &capev);
 			free(trace_text);
 		}
-		/* the call's own window: between B<i> and E<i> */
-		w_lo = 0;
-		w_hi = nev;
-		for (int k = 0; k < nev; k++) {
-			char b[16], e[16];
-
-			snprintf(b, sizeof(b), "B%d", i);
-			snprintf(e, sizeof(e), "E%d", i);
-			if (ev[k].kind == WB_TEV_MARK && !strcmp(ev[k].mark, b)) {
-				w_lo = k;
-				marks++;
-			}
-			if (ev[k].kind == WB_TEV_MARK && !strcmp(ev[k].mark, e)) {
-				w_hi = k;
-				marks++;
+		if (nev > capiev) {
+			free(iev);
+			capiev = capev;
+			iev = calloc((size_t)capiev, sizeof(*iev));
+			if (!iev) {
+				capiev = 0;
+				nev = 0;
+				add_msg(sr->msg, sizeof(sr->msg), "out of memory for the trace");
 			}
 		}
-		if (r->nlog > log_lo)
+		xc_evidence(ev, nev, iev);
+		/* the call's own window: between B<i> and E<i> */
+		marks = xc_window(ev, nev, i, &w_lo, &w_hi);
+		if (r->fl.nlog > log_lo)
 			refresh_extents(r);
 		/* the structural change first (an open's inode number is needed to
 		 * attribute by trace), then the recorded errors, then the check */
 		if (st->op == OP_OPEN || st->op == OP_REOPEN)
 			model_update(r, st, sr, &ar);
-		for (int k = log_lo; k < r->nlog; k++) {
-			const struct wb_fault *e = &r->log[k];
+		for (int k = log_lo; k < r->fl.nlog; k++) {
+			const struct wb_fault *e = &r->fl.log[k];
 			int ino = -1;
 
 			res->nfaults++;
@@ -731,7 +424,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 					char note[PATH_LEN + 96];
 
 					snprintf(note, sizeof(note), "kernel records %s on %s where stock 6.12 records %s",
-						 wb_errno_name(traced), r->o.inode[ino].path, wb_errno_name(rec));
+						 wb_errno_name(traced), oracle_inode_path(&r->o, ino), wb_errno_name(rec));
 					if (!strstr(sr->msg, note))
 						add_msg(sr->msg, sizeof(sr->msg), "%s", note);
 					rec = traced;
@@ -740,18 +433,11 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 			}
 			r->in[ino].last_log = k + 1;
 			/* cross-check: the kernel must have recorded it on that inode */
-			if (cfg->tracefs && r->in[ino].known) {
-				int seen = 0;
-
-				for (int t = 0; t < nev; t++)
-					seen |= ev[t].kind == WB_TEV_SET && ev[t].ino == r->in[ino].ino;
-				if (!seen) {
-					sr->pass = 0;
-					res->verdict = R_FAIL;
-					add_msg(sr->msg, sizeof(sr->msg),
-						"CROSS-CHECK: fault #%" PRIu64 " (%s sector %" PRIu64 ") hit %s but no filemap_set_wb_err on ino %#lx",
-						e->seq, e->status, e->sector, r->o.inode[ino].path, r->in[ino].ino);
-				}
+			if (cfg->tracefs && r->in[ino].known &&
+			    !xc_fault_set(e, oracle_inode_path(&r->o, ino), r->in[ino].ino, iev, (size_t)nev,
+					  sr->msg, sizeof(sr->msg))) {
+				sr->pass = 0;
+				res->verdict = R_FAIL;
 			}
 		}
 		if (st->rec_path[0]) {
@@ -781,38 +467,21 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 			add_msg(sr->msg, sizeof(sr->msg), "%s", v.msg);
 		/* the trace must agree with the model's cursor move */
 		if (pred.valid && cfg->tracefs && pred.inode >= 0 && r->in[pred.inode].known && marks == 2 &&
-		    (!pred.sb || sb_trace > 0)) {
-			struct tr_advance adv[64];
-			int na = 0;
-
-			for (int t = w_lo; t < w_hi && na < 64; t++)
-				if (ev[t].kind == (pred.sb ? WB_TEV_SB_ADVANCE : WB_TEV_ADVANCE)) {
-					adv[na].ino = ev[t].ino;
-					adv[na].old = ev[t].old;
-					adv[na].new_ = ev[t].new;
-					na++;
-				}
-			if (!oracle_check_trace(&pred, r->in[pred.inode].ino, adv, na, tmsg, sizeof(tmsg))) {
-				sr->pass = 0;
-				add_msg(sr->msg, sizeof(sr->msg), "CROSS-CHECK: %s", tmsg);
-			} else if (tmsg[0]) {
-				add_msg(sr->msg, sizeof(sr->msg), "%s", tmsg);
-			}
-		}
+		    (!pred.sb || sb_trace > 0) &&
+		    !xc_cursor(&pred, r->in[pred.inode].ino, iev + w_lo, (size_t)(w_hi - w_lo),
+			       sr->msg, sizeof(sr->msg)))
+			sr->pass = 0;
 		/* an error reported from errseq must come from a logged fault */
 		if (sr->err && pred.valid && pred.err && pred.inode >= 0) {
 			int k = r->in[pred.inode].last_log - 1;
 
 			if (k >= 0)
 				add_msg(sr->msg, sizeof(sr->msg), "from fault #%" PRIu64 " %s sector %" PRIu64 "+%" PRIu64 " %s",
-					r->log[k].seq, r->log[k].opclass, r->log[k].sector, r->log[k].nr, r->log[k].status);
+					r->fl.log[k].seq, r->fl.log[k].opclass, r->fl.log[k].sector, r->fl.log[k].nr, r->fl.log[k].status);
 		}
-		if (sr->err && !r->nlog && st->op != OP_FAULT && st->op != OP_UNFAULT) {
-			if (!v.explicit_) {
-				sr->pass = 0;
-				add_msg(sr->msg, sizeof(sr->msg), "CROSS-CHECK: an error although the device failed nothing");
-			}
-		}
+		if (!xc_cause(sr->err, v.explicit_, st->op == OP_FAULT || st->op == OP_UNFAULT,
+			      (unsigned long)r->fl.nlog, sr->msg, sizeof(sr->msg)))
+			sr->pass = 0;
 		if (st->op != OP_OPEN && st->op != OP_REOPEN)
 			model_update(r, st, sr, &ar);
 		if (!sr->pass) {
@@ -830,8 +499,8 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 out:
 	teardown(r);
 	free(ev);
-	free(r->log);
-	free(r->logbuf);
+	free(iev);
+	faults_free(&r->fl);
 	free(r);
 	res->secs = now_s() - t0;
 	return 0;

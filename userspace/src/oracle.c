@@ -252,6 +252,132 @@ void oracle_drop_caches(struct oracle *o, unsigned value)
 		}
 }
 
+/* ------------------------------------------------ the op table's hooks */
+
+void or_hook_open(struct oracle *o, const struct step *st, const char **opened)
+{
+	oracle_open(o, st->proc, st->fd, st->path, st->oflags);
+	*opened = st->path;
+}
+
+/* close, then open the same path with the same flags (agent.c drops
+ * O_CREAT/O_EXCL/O_TRUNC for the call; the model keeps the flags) */
+void or_hook_reopen(struct oracle *o, const struct step *st, const char **opened)
+{
+	int i = oracle_find_fd(o, st->proc, st->fd), ofd, fl, ino;
+	char path[PATH_LEN];
+
+	if (i < 0)
+		return;
+	ofd = o->fd[i].ofd;
+	fl = o->ofd[ofd].oflags;
+	snprintf(path, sizeof(path), "%s", o->inode[o->ofd[ofd].inode].path);
+	oracle_close(o, st->proc, st->fd);
+	oracle_open(o, st->proc, st->fd, path, fl);
+	ino = oracle_inode(o, path, 0);
+	*opened = ino >= 0 ? o->inode[ino].path : NULL;
+}
+
+void or_hook_close(struct oracle *o, const struct step *st, const char **opened)
+{
+	(void)opened;
+	oracle_close(o, st->proc, st->fd);
+}
+
+void or_hook_dup(struct oracle *o, const struct step *st, const char **opened)
+{
+	(void)opened;
+	oracle_dup(o, st->proc, st->fd, st->fd2);
+}
+
+void or_hook_fork(struct oracle *o, const struct step *st, const char **opened)
+{
+	(void)opened;
+	oracle_fork(o, st->proc, st->fd2);
+}
+
+void or_hook_exit(struct oracle *o, const struct step *st, const char **opened)
+{
+	(void)opened;
+	oracle_exit(o, st->proc);
+}
+
+void or_hook_mmap(struct oracle *o, const struct step *st, const char **opened)
+{
+	(void)opened;
+	oracle_mmap(o, st->proc, st->fd);
+}
+
+void or_hook_munmap(struct oracle *o, const struct step *st, const char **opened)
+{
+	(void)opened;
+	oracle_munmap(o, st->proc, st->fd);
+}
+
+void or_hook_unlink(struct oracle *o, const struct step *st, const char **opened)
+{
+	(void)opened;
+	oracle_unlink(o, st->path);
+}
+
+void or_hook_umount(struct oracle *o, const struct step *st, const char **opened)
+{
+	(void)st;
+	(void)opened;
+	oracle_umount(o);
+}
+
+void or_hook_drop_caches(struct oracle *o, const struct step *st, const char **opened)
+{
+	(void)opened;
+	oracle_drop_caches(o, st->value);
+}
+
+const char *oracle_apply(struct oracle *o, const struct step *st)
+{
+	const char *opened = NULL;
+
+	if (op_table[st->op].model)
+		op_table[st->op].model(o, st, &opened);
+	return opened;
+}
+
+int oracle_fd_oflags(const struct oracle *o, const char *proc, const char *fd)
+{
+	int i = oracle_find_fd(o, proc, fd);
+
+	return i >= 0 && o->fd[i].ofd >= 0 ? o->ofd[o->fd[i].ofd].oflags : -1;
+}
+
+int oracle_is_sync(const struct oracle *o, const struct step *st)
+{
+	int fl;
+
+	switch (op_table[st->op].sync) {
+	case SYNC_YES:
+		return 1;
+	case SYNC_OSYNC:
+		fl = oracle_fd_oflags(o, st->proc, st->fd);
+		return fl >= 0 && (fl & (O_SYNC | O_DSYNC));
+	default:
+		return 0;
+	}
+}
+
+int oracle_is_dio_write(const struct oracle *o, const struct step *st)
+{
+	int fl;
+
+	if (st->op != OP_WRITE && st->op != OP_PWRITE)
+		return 0;
+	fl = oracle_fd_oflags(o, st->proc, st->fd);
+	return fl >= 0 && (fl & O_DIRECT);
+}
+
+int oracle_ninodes(const struct oracle *o) { return o->ninodes; }
+const char *oracle_inode_path(const struct oracle *o, int i) { return o->inode[i].path; }
+int oracle_inode_linked(const struct oracle *o, int i) { return o->inode[i].linked; }
+
 int oracle_sync(struct oracle *o, int op, const char *proc, const char *fd, int flags,
 		struct or_pred *p)
 {
@@ -385,41 +511,6 @@ void oracle_judge(const struct or_pred *pred, int actual, const struct step *st,
 			 "returned %s, errseq model says 0 (mapping %#x, cursor %#x): %s",
 			 wb_errno_name(actual), pred->map_before, pred->cur_before,
 			 "reported twice or from elsewhere");
-}
-
-int oracle_check_trace(const struct or_pred *p, unsigned long ino,
-		       const struct tr_advance *ev, int nev, char *msg, size_t len)
-{
-	int hits = 0, last = -1;
-
-	msg[0] = 0;
-	if (!p->valid)
-		return 1;
-	for (int i = 0; i < nev; i++)
-		if (ev[i].ino == ino) {
-			hits++;
-			last = i;
-		}
-	if (p->consumed && !hits) {
-		snprintf(msg, len, "model advances the cursor (%#x -> %#x) but no "
-			 "file_check_and_advance_wb_err event for ino %#lx", p->cur_before,
-			 p->cur_after, ino);
-		return 0;
-	}
-	if (!p->consumed && hits) {
-		snprintf(msg, len, "kernel advanced a cursor on ino %#lx (old %#x new %#x) "
-			 "where the model saw nothing new", ino, ev[last].old, ev[last].new_);
-		return 0;
-	}
-	if (hits && (int)wb_errseq_errno(ev[last].new_) != p->err) {
-		snprintf(msg, len, "kernel cursor on ino %#lx moved to %#x (%s), model says %s",
-			 ino, ev[last].new_, wb_errno_name((int)wb_errseq_errno(ev[last].new_)),
-			 wb_errno_name(p->err));
-		return 0;
-	}
-	if (hits)
-		snprintf(msg, len, "trace: ino %#lx cursor %#x -> %#x", ino, ev[last].old, ev[last].new_);
-	return 1;
 }
 
 int fs_data_errno(int fs, int blk_errno)

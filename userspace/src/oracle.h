@@ -92,6 +92,35 @@ void oracle_umount(struct oracle *o);
 /* echo @value > drop_caches: inodes nobody holds may be evicted (wb_err lost) */
 void oracle_drop_caches(struct oracle *o, unsigned value);
 
+/* the model hooks of ops.h's table, one per op that changes the model's
+ * structure; oracle_apply() runs the step's */
+void or_hook_open(struct oracle *o, const struct step *st, const char **opened);
+void or_hook_reopen(struct oracle *o, const struct step *st, const char **opened);
+void or_hook_close(struct oracle *o, const struct step *st, const char **opened);
+void or_hook_dup(struct oracle *o, const struct step *st, const char **opened);
+void or_hook_fork(struct oracle *o, const struct step *st, const char **opened);
+void or_hook_exit(struct oracle *o, const struct step *st, const char **opened);
+void or_hook_mmap(struct oracle *o, const struct step *st, const char **opened);
+void or_hook_munmap(struct oracle *o, const struct step *st, const char **opened);
+void or_hook_unlink(struct oracle *o, const struct step *st, const char **opened);
+void or_hook_umount(struct oracle *o, const struct step *st, const char **opened);
+void or_hook_drop_caches(struct oracle *o, const struct step *st, const char **opened);
+
+/* A succeeded step's structural change; returns the path an open or
+ * reopen made a new open file description for, else NULL. */
+const char *oracle_apply(struct oracle *o, const struct step *st);
+
+/* What the runner asks the model, instead of reading its structs: */
+/* the open flags of @proc's fd @fd, -1 if it has none */
+int oracle_fd_oflags(const struct oracle *o, const char *proc, const char *fd);
+/* the step is a sync call (ops.h's sync column; O_SYNC writes by their fd) */
+int oracle_is_sync(const struct oracle *o, const struct step *st);
+/* an O_DIRECT write: a failed bio fails the call, errseq is not involved */
+int oracle_is_dio_write(const struct oracle *o, const struct step *st);
+int oracle_ninodes(const struct oracle *o);
+const char *oracle_inode_path(const struct oracle *o, int i);
+int oracle_inode_linked(const struct oracle *o, int i);
+
 /*
  * Apply a sync-type call (fsync, fdatasync, syncfs, msync, sync_file_range,
  * a write through O_SYNC/O_DSYNC) to the model and say what errseq makes
@@ -116,22 +145,6 @@ struct verdict {
  */
 void oracle_judge(const struct or_pred *pred, int actual, const struct step *st, int fs,
 		  int matrix_errno, int nondata_faults, struct verdict *v);
-
-/* one parsed file_check_and_advance_wb_err event */
-struct tr_advance {
-	unsigned long ino;
-	wb_errseq_t old, new_;
-};
-
-/*
- * Cross-check the call's errseq transition against the tracepoint events
- * seen during the call for the call's inode: file_check_and_advance_wb_err,
- * or for syncfs file_check_and_advance_sb_err (kernel/patches/0004; stock
- * 6.12 has no event for f_sb_err, so the caller skips it there).
- * Returns 1 when consistent.
- */
-int oracle_check_trace(const struct or_pred *p, unsigned long ino,
-		       const struct tr_advance *ev, int nev, char *msg, size_t len);
 
 /* the errno a filesystem records for a failed data write with this status */
 int fs_data_errno(int fs, int blk_errno);

@@ -21,47 +21,6 @@
 
 const char *const fs_names[FS__N] = { "raw", "ext4", "ext2", "xfs", "btrfs" };
 const char *const data_mode_names[4] = { "default", "ordered", "writeback", "journal" };
-const char *const op_names[OP__N] = {
-	"open", "close", "dup", "reopen", "fork", "exit",
-	"write", "pwrite", "pread", "mmap", "store", "msync", "munmap",
-	"truncate", "fallocate", "unlink",
-	"fsync", "fdatasync", "syncfs", "sync_file_range", "sync",
-	"drop_caches", "umount", "mount",
-	"fault", "unfault", "clear_faults", "sleep",
-};
-
-/* keys each op accepts besides op/proc/expect/why/label; '*' = required */
-static const char *const op_keys[OP__N] = {
-	[OP_OPEN] = "*fd *path flags mode",
-	[OP_CLOSE] = "*fd",
-	[OP_DUP] = "*fd *as",
-	[OP_REOPEN] = "*fd",
-	[OP_FORK] = "*child",
-	[OP_EXIT] = "",
-	[OP_WRITE] = "*fd *size pattern",
-	[OP_PWRITE] = "*fd offset *size pattern",
-	[OP_PREAD] = "*fd offset *size",
-	[OP_MMAP] = "*fd offset *size",
-	[OP_STORE] = "*fd offset *size pattern",
-	[OP_MSYNC] = "*fd flags",
-	[OP_MUNMAP] = "*fd",
-	[OP_TRUNCATE] = "*fd *size",
-	[OP_FALLOCATE] = "*fd offset *size flags",
-	[OP_UNLINK] = "*path",
-	[OP_FSYNC] = "*fd",
-	[OP_FDATASYNC] = "*fd",
-	[OP_SYNCFS] = "*fd",
-	[OP_SYNC_FILE_RANGE] = "*fd offset size *flags",
-	[OP_SYNC] = "",
-	[OP_DROP_CACHES] = "value",
-	[OP_UMOUNT] = "",
-	[OP_MOUNT] = "",
-	[OP_FAULT] = "id *ops *status sectors file skip count every prob action",
-	[OP_UNFAULT] = "*id",
-	[OP_CLEAR_FAULTS] = "",
-	[OP_SLEEP] = "*ms",
-};
-
 struct pctx {
 	const char *file;
 	yaml_document_t *doc;
@@ -423,14 +382,9 @@ static int parse_step_key(struct pctx *c, struct step *st, const char *k, yaml_n
 			return perr(c, v, "file must be a path relative to the mount point");
 		return 0;
 	}
-	if (!strcmp(k, "flags")) {
-		switch (st->op) {
-		case OP_OPEN: return get_flags(c, v, wb_open_flag_names, &st->oflags);
-		case OP_MSYNC: return get_flags(c, v, wb_msync_flag_names, &st->flags);
-		case OP_SYNC_FILE_RANGE: return get_flags(c, v, wb_sfr_flag_names, &st->flags);
-		case OP_FALLOCATE: return get_flags(c, v, wb_falloc_flag_names, &st->flags);
-		}
-	}
+	if (!strcmp(k, "flags") && op_table[st->op].flag_names)
+		return get_flags(c, v, op_table[st->op].flag_names,
+				 (int *)((char *)st + op_table[st->op].flags_at));
 	if (!strcmp(k, "mode")) {
 		if (get_u64(c, v, 07777, &u))
 			return -1;
@@ -571,9 +525,9 @@ static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st)
 			continue;
 		}
 		if (strcmp(ks, "proc") && strcmp(ks, "expect") && strcmp(ks, "why") &&
-		    strcmp(ks, "label") && strcmp(ks, "records") && !key_allowed(op_keys[st->op], ks, &req)) {
+		    strcmp(ks, "label") && strcmp(ks, "records") && !key_allowed(op_table[st->op].keys, ks, &req)) {
 			char allowed[256];
-			const char *src = op_keys[st->op];
+			const char *src = op_table[st->op].keys;
 			size_t o = 0;
 
 			for (; *src && o + 1 < sizeof(allowed); src++)
@@ -588,7 +542,7 @@ static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st)
 		path_pop(c, old);
 	}
 	/* required keys */
-	for (const char *p = op_keys[st->op]; *p;) {
+	for (const char *p = op_table[st->op].keys; *p;) {
 		size_t l;
 		int found = 0;
 

@@ -11,16 +11,7 @@ extern const char *const fs_names[FS__N];
 enum data_mode { DM_DEFAULT, DM_ORDERED, DM_WRITEBACK, DM_JOURNAL };
 extern const char *const data_mode_names[4];
 
-enum op_kind {
-	OP_OPEN, OP_CLOSE, OP_DUP, OP_REOPEN, OP_FORK, OP_EXIT,
-	OP_WRITE, OP_PWRITE, OP_PREAD, OP_MMAP, OP_STORE, OP_MSYNC, OP_MUNMAP,
-	OP_TRUNCATE, OP_FALLOCATE, OP_UNLINK,
-	OP_FSYNC, OP_FDATASYNC, OP_SYNCFS, OP_SYNC_FILE_RANGE, OP_SYNC,
-	OP_DROP_CACHES, OP_UMOUNT, OP_MOUNT,
-	OP_FAULT, OP_UNFAULT, OP_CLEAR_FAULTS, OP_SLEEP,
-	OP__N
-};
-extern const char *const op_names[OP__N];
+#include "ops.h"	/* enum op_kind, op_names, the op table */
 
 #define NAME_LEN 32
 #define PATH_LEN 256

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "oracle.h"
 #include "wb_errseq.h"
+#include "wb_invariants.h"
+#include "wb_trace.h"
 #include "wb_names.h"
 #include "util.h"
 #include "wb_sys.h"
@@ -137,6 +139,8 @@ struct ctx {
 	unsigned char *hit;	/* [nfiles] scratch */
 	int has_sb;		/* the kernel traces syncfs cursor moves */
 	long *next_on_cpu;	/* [trace.n] next event of the same CPU, -1 */
+	struct wb_inv_ev *sets;	/* the set events on the device, as evidence */
+	size_t nsets;
 };
 
 static uint64_t ev_lo(const struct ctx *c, const struct wbs_tev *e)
@@ -514,29 +518,31 @@ static void check_results(struct ctx *c, struct fdst *d, const size_t *calls,
 		size_t ri = calls[j];
 		const struct wbs_rec *r = &rs->v[ri];
 		unsigned int a, n = c->nadv[ri];
-		int errno_ok = 0;
+		struct wb_inv_ev adv[MAX_ADV_PER_SYNC];
 
 		for (a = 0; a < n; a++) {
 			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC + a]];
+			uint32_t was = cur;
 
 			/* f_sb_err samples the fs's errors from earlier
 			 * rounds at open: its first value is the kernel's */
 			if (!start_known) {
 				cur = e->old;
+				was = cur;
 				start_known = 1;
 			}
-			if ((e->old | WB_ERRSEQ_SEEN) != (cur | WB_ERRSEQ_SEEN))
+			if (wb_inv_cursor_step(&cur, e->old, e->new) != WB_INV_OK)
 				violate(c, WBS_V_CURSOR, d, r, d->file, d->ino,
 					ev_lo(c, e),
 					"%s was 0x%x after this fd's last call, the kernel advanced it from 0x%x",
-					cursor, cur, e->old);
-			cur = e->new;
-			if (r->ret < 0 && r->err == (int)(e->new & WB_ERRSEQ_MAX_ERRNO))
-				errno_ok = 1;
+					cursor, was, e->old);
+			adv[a] = (struct wb_inv_ev){ WB_TEV_ADVANCE, e->ino, ev_hi(c, e), e->old, e->new };
 		}
 		if (lvl)
 			lvl[j] = wb_errseq_level(cur);
-		if (n && r->ret >= 0) {
+		/* a returned error's cause is its cursor's move (NO_ADVANCE) */
+		switch (wb_inv_advance(r->ret < 0, r->err, adv, n, WB_INV_ANY)) {
+		case WB_INV_ADVANCE_NO_ERROR: {
 			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC]];
 
 			violate(c, WBS_V_ADVANCED_NO_ERROR, d, r, d->file, d->ino,
@@ -544,17 +550,24 @@ static void check_results(struct ctx *c, struct fdst *d, const size_t *calls,
 				"%s advanced the fd's %s 0x%x -> 0x%x (%s) but returned 0",
 				wbs_op_name(r->op), cursor, e->old, e->new,
 				wb_errno_name((int)(e->new & WB_ERRSEQ_MAX_ERRNO)));
-		} else if (n && !errno_ok) {
+			break;
+		}
+		case WB_INV_WRONG_ERRNO: {
 			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC]];
 
 			violate(c, WBS_V_WRONG_ERRNO, d, r, d->file, d->ino,
 				ev_lo(c, e), "%s returned %s, the %s advanced to 0x%x (%s)",
 				wbs_op_name(r->op), wb_errno_name(r->err), cursor, e->new,
 				wb_errno_name((int)(e->new & WB_ERRSEQ_MAX_ERRNO)));
-		} else if (!n && r->ret < 0) {
+			break;
+		}
+		case WB_INV_NO_ADVANCE:
 			violate(c, WBS_V_NO_CAUSE, d, r, d->file, d->ino, r->t0,
 				"%s returned %s but did not advance the fd's %s (already reported, or not an errseq error)",
 				wbs_op_name(r->op), wb_errno_name(r->err), cursor);
+			break;
+		default:
+			break;
 		}
 	}
 }
@@ -629,7 +642,8 @@ static void check_sets(struct ctx *c)
 				", which is not a test file: %s", e->ino, e->line);
 			continue;
 		}
-		if (!fault_before(c, file, ev_hi(c, e)))
+		/* a set is an error: its cause is a fault on the file before it */
+		if (wb_inv_cause(1, fault_before(c, file, ev_hi(c, e)) != NULL) != WB_INV_OK)
 			violate(c, WBS_V_SET_NO_FAULT, NULL, NULL, file, e->ino,
 				ev_lo(c, e), "writeback error on %s with no dm-wberr fault on its sectors before it: %s",
 				c->in->files.path[file], e->line);
@@ -641,7 +655,6 @@ static void check_sets(struct ctx *c)
 static void check_faults(struct ctx *c)
 {
 	const struct wbs_faultlog *fl = &c->in->faults;
-	const struct wbs_trace *t = &c->in->trace;
 	unsigned int f;
 	size_t i, k;
 
@@ -665,16 +678,10 @@ static void check_faults(struct ctx *c)
 		if (!ft->err)
 			continue;	/* action=drop: silent by design */
 		for (f = 0; f < c->in->files.nfiles; f++) {
-			int found = 0;
-
 			if (!c->hit[f])
 				continue;
-			for (k = 0; k < t->n && !found; k++)
-				found = t->v[k].type == WBS_TEV_SET &&
-					on_dev(c, &t->v[k]) &&
-					t->v[k].ino == c->in->files.ino[f] &&
-					ev_hi(c, &t->v[k]) >= ft->ns;
-			if (!found) {
+			if (wb_inv_fault_set(c->sets, c->nsets, c->in->files.ino[f],
+					     ft->ns) != WB_INV_OK) {
 				violate(c, WBS_V_FAULT_NO_SET, NULL, NULL, (int)f,
 					c->in->files.ino[f], ft->ns,
 					"dm-wberr failed a write of %s (sectors %" PRIu64 "+%" PRIu64 ", %s) and no writeback error was recorded on its mapping afterwards",
@@ -787,6 +794,15 @@ unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
 				break;
 			}
 	}
+	/* the set events on the device, as the shared rules take them */
+	c.sets = wbs_xcalloc(in->trace.n + 1, sizeof(*c.sets));
+	for (i = 0; i < in->trace.n; i++) {
+		const struct wbs_tev *e = &in->trace.v[i];
+
+		if (e->type == WBS_TEV_SET && on_dev(&c, e))
+			c.sets[c.nsets++] = (struct wb_inv_ev){ WB_TEV_SET, e->ino, ev_hi(&c, e),
+								e->old, e->new };
+	}
 	build_fds(&c);
 	index_recs(&c);
 	map_markers(&c);
@@ -815,6 +831,7 @@ unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
 	free(c.next_on_cpu);
 	free(c.nadv);
 	free(c.hit);
+	free(c.sets);
 	return out->nviolations;
 }
 

@@ -231,23 +231,6 @@ static void test_judge(void)
 	is_int(0, v.pass, "a non-sync call without expectation must succeed");
 }
 
-static void test_trace_cross_check(void)
-{
-	struct or_pred p = { .valid = 1, .err = EIO, .consumed = 1, .cur_before = 0, .cur_after = 0x1005 };
-	struct tr_advance ev[2] = { { 0xc, 0, 0x1005 }, { 0xd, 0, 0x1005 } };
-	char msg[256];
-
-	is_int(1, oracle_check_trace(&p, 0xc, ev, 1, msg, sizeof(msg)), "advance event on the inode matches");
-	is_int(0, oracle_check_trace(&p, 0xe, ev, 2, msg, sizeof(msg)), "no event for the inode: mismatch");
-	ok(strstr(msg, "no file_check_and_advance_wb_err") != NULL, "%s", msg);
-	p.consumed = 0;
-	p.err = 0;
-	is_int(0, oracle_check_trace(&p, 0xd, ev, 2, msg, sizeof(msg)), "an unexpected cursor move is caught");
-	p.consumed = 1;
-	p.err = ENOSPC;
-	is_int(0, oracle_check_trace(&p, 0xc, ev, 1, msg, sizeof(msg)), "a different errno in the cursor is caught");
-}
-
 static void test_btrfs_fsync_returns_the_legacy_flags(void)
 {
 	struct or_pred p;
@@ -301,7 +284,6 @@ int main(void)
 	test_eviction_and_umount_lose_the_error();
 	test_unlink_then_create_is_another_inode();
 	test_judge();
-	test_trace_cross_check();
 	test_fidelity_model();
 	test_btrfs_fsync_returns_the_legacy_flags();
 	return tap_done();

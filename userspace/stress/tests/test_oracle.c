@@ -144,6 +144,8 @@ struct knobs {
 	int no_fault;		/* no fault logged */
 	int extra_fault;	/* a fault with no set after it */
 	int syncfs_lost;	/* syncfs after the set returns 0 */
+	int p0_jump;		/* proc 0's cursor advances from another value */
+	int p0_silent;		/* proc 0's first fsync advances, returns 0 */
 };
 
 static unsigned long run(const struct knobs *k, struct wbs_oracle_out *out)
@@ -159,10 +161,10 @@ static unsigned long run(const struct knobs *k, struct wbs_oracle_out *out)
 	t_set(&e, 1100, 10, 0x0);
 	/* proc 0 fsync: B 1200, advance 1250, E 1300 */
 	t_mark(&e, 1200, 100, 'B', 0, 0, 1);
-	t_adv(&e, 1250, 100, 10, 0x0, 0x1005);
+	t_adv(&e, 1250, 100, 10, k->p0_jump ? 0x2005 : 0x0, 0x1005);
 	t_mark(&e, 1300, 100, 'E', 0, 0, 1);
-	sync_call(&e, 1200, 0, 0, 0, WBS_OP_FSYNC, -1,
-		  k->p0_errno ? k->p0_errno : EIO, 1);
+	sync_call(&e, 1200, 0, 0, 0, WBS_OP_FSYNC, k->p0_silent ? 0 : -1,
+		  k->p0_silent ? 0 : k->p0_errno ? k->p0_errno : EIO, 1);
 	/* proc 1 fsync */
 	t_mark(&e, 1400, 101, 'B', 1, 0, 1);
 	if (!k->p1_lost)
@@ -271,6 +273,19 @@ int main(void)
 	k.syncfs_lost = 1;
 	run(&k, &out);
 	ok(out.violations[WBS_V_LOST] == 1, "syncfs after an fs error returns 0: lost-error");
+
+	/* the shared rules' cursor verdicts (lib/c wb_invariants) */
+	memset(&k, 0, sizeof(k));
+	k.p0_jump = 1;
+	run(&k, &out);
+	ok(out.violations[WBS_V_CURSOR] == 1 && out.nviolations == 1,
+	   "an advance from another value: cursor-discontinuity, nothing else");
+
+	memset(&k, 0, sizeof(k));
+	k.p0_silent = 1;
+	run(&k, &out);
+	ok(out.violations[WBS_V_ADVANCED_NO_ERROR] == 1,
+	   "an advance to an error, the call returned 0: advanced-no-error");
 
 	return tap_done();
 }

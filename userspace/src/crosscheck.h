@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * wberr-run's cross-checks of a step against the kernel's own evidence:
+ * the fault log's lines and the errseq trace's events, as recorded during
+ * the step.  The rules are lib/c's wb_invariants (shared with
+ * wberr-stress); this module applies them to one step of the model and
+ * words the "CROSS-CHECK:" messages.  It needs no device, so
+ * tests/test_crosscheck.c replays recorded evidence through it on the
+ * host.
+ */
+#ifndef WBERR_CROSSCHECK_H
+#define WBERR_CROSSCHECK_H
+
+#include <stddef.h>
+
+#include "oracle.h"
+#include "wb_faultlog.h"
+#include "wb_invariants.h"
+#include "wb_trace.h"
+
+/* The step's trace as evidence: out[i] is ev[i] (markers keep their kind
+ * and are ignored by the rules), so marker indices still bound windows. */
+void xc_evidence(const struct wb_tev *ev, int nev, struct wb_inv_ev *out);
+
+/* The call's own window of step @step: *lo = its "B<step>" marker, *hi =
+ * its "E<step>" marker (0 and @nev when missing); returns the number of
+ * the two markers found, 2 when the window is sound. */
+int xc_window(const struct wb_tev *ev, int nev, int step, int *lo, int *hi);
+
+/*
+ * fault-set: the data fault @f was attributed to @path, inode number @ino;
+ * the step's trace @ev[n] must hold a filemap_set_wb_err on it.  Returns
+ * 1 when it does, else 0 and adds a CROSS-CHECK message to @msg.
+ */
+int xc_fault_set(const struct wb_fault *f, const char *path, unsigned long ino,
+		 const struct wb_inv_ev *ev, size_t n, char *msg, size_t len);
+
+/*
+ * cursor: the model's prediction @p for a sync call against the cursor
+ * advances traced in the call's own window @ev[n] (between its B and E
+ * markers) on inode @ino: file_check_and_advance_wb_err, or for syncfs
+ * (p->sb) file_check_and_advance_sb_err (kernel/patches/0004; stock 6.12
+ * has no event for f_sb_err, so the caller skips it there).  Returns 1
+ * when consistent (adding a "trace: ..." note when there was a move), else
+ * 0 and a CROSS-CHECK message.
+ */
+int xc_cursor(const struct or_pred *p, unsigned long ino, const struct wb_inv_ev *ev,
+	      size_t n, char *msg, size_t len);
+
+/*
+ * cause: a step returned @err; unless the scenario names that error
+ * (@explicit_) or the step programs faults itself (@fault_op), some fault
+ * must have been logged in the run (@nfaults).  Returns 1 or 0 with a
+ * CROSS-CHECK message.
+ */
+int xc_cause(int err, int explicit_, int fault_op, unsigned long nfaults, char *msg, size_t len);
+
+/* appends "; "-separated text to @msg (what every step message is built with) */
+void add_msg(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The device stack of one instance; see stack.h. */
+#include "stack.h"
+#include "dm.h"
+#include "sys.h"
+#include "wb_fiemap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/fiemap.h>
+
+static void mount_opts(const struct stack *s, char *buf, size_t len)
+{
+	const struct scenario *sc = s->sc;
+	const char *mo = sc->has_mount_opts_fs ? sc->mount_opts_fs[s->fs] : sc->mount_opts;
+
+	buf[0] = 0;
+	if (s->fs == FS_EXT4 && sc->data_mode != DM_DEFAULT)
+		snprintf(buf, len, "data=%s%s%.400s", data_mode_names[sc->data_mode],
+			 mo[0] ? "," : "", mo);
+	else
+		snprintf(buf, len, "%.500s", mo);
+}
+
+int stack_mount(struct stack *s)
+{
+	char opts[TEXT_LEN + 32];
+
+	mount_opts(s, opts, sizeof(opts));
+	if (mount(s->dev, s->mnt, fs_names[s->fs], 0, opts[0] ? opts : NULL))
+		return -errno;
+	s->mounted = 1;
+	return 0;
+}
+
+int stack_umount(struct stack *s)
+{
+	if (umount(s->mnt))
+		return -errno;
+	s->mounted = 0;
+	return 0;
+}
+
+int stack_setup(struct stack *s, char *reason, size_t rlen)
+{
+	char out[4096];
+	uint64_t sectors = (uint64_t)s->sc->size_mb * 2048;
+	const char *mkfs = NULL;
+	int rc;
+
+	snprintf(s->wdev, sizeof(s->wdev), "/dev/mapper/%s", s->dmname);
+	if (dm_create(s->dmname, s->disk, sectors, s->seed, out, sizeof(out))) {
+		snprintf(reason, rlen, "dmsetup create failed: %.900s", out);
+		return -1;
+	}
+	s->created = 1;
+	snprintf(s->dev, sizeof(s->dev), "%s", s->wdev);
+	if (s->sc->lvm) {
+		/* no udev in the guest: lvm must create its nodes itself */
+		char cfg[512];
+
+		/* only the wberr device: the disk below carries the same PV label */
+		snprintf(cfg, sizeof(cfg), "--config 'activation { udev_sync = 0 udev_rules = 0 } "
+			 "devices { obtain_device_list_from_udev = 0 global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }'",
+			 s->wdev);
+		rc = run_cmd(out, sizeof(out), "export LVM_SUPPRESS_FD_WARNINGS=1; lvm pvcreate -ff -y %s %s && lvm vgcreate %s wberrvg %s && "
+			     "lvm lvcreate %s -y -Zn -n lv -l 100%%FREE wberrvg && lvm vgmknodes %s wberrvg",
+			     cfg, s->wdev, cfg, s->wdev, cfg, cfg);
+		if (rc) {
+			snprintf(reason, rlen, "lvm setup failed: %.900s", out);
+			return -1;
+		}
+		snprintf(s->dev, sizeof(s->dev), "/dev/mapper/wberrvg-lv");
+		/* "0 <len> linear 253:0 <offset>" */
+		rc = run_cmd(out, sizeof(out), "dmsetup table wberrvg-lv");
+		{
+			unsigned long long st, l, off;
+			char tgt[32], d[64];
+
+			if (rc || sscanf(out, "%llu %llu %31s %63s %llu", &st, &l, tgt, d, &off) != 5) {
+				snprintf(reason, rlen, "cannot read LV table: %.900s", out);
+				return -1;
+			}
+			s->dev_offset = off;
+		}
+	}
+	switch (s->fs) {
+	case FS_EXT4: mkfs = "mkfs.ext4 -F -q -E lazy_itable_init=0,lazy_journal_init=0"; break;
+	case FS_EXT2: mkfs = "mkfs.ext2 -F -q -E lazy_itable_init=0"; break;
+	case FS_XFS: mkfs = "mkfs.xfs -f -q"; break;
+	case FS_BTRFS: mkfs = "mkfs.btrfs -f -q"; break;
+	}
+	if (mkfs) {
+		rc = run_cmd(out, sizeof(out), "%s %s %s", mkfs, s->sc->mkfs_opts, s->dev);
+		if (rc) {
+			snprintf(reason, rlen, "mkfs failed (%d): %.900s", rc, out);
+			return -1;
+		}
+		mkdir(s->mnt, 0755);
+		rc = stack_mount(s);
+		if (rc) {
+			snprintf(reason, rlen, "mount %s on %s: %s",
+				 s->dev, s->mnt, strerror(-rc));
+			return -1;
+		}
+	}
+	/* only the scenario's own faults from here on */
+	dm_message(s->dmname, "clear", out, sizeof(out));
+	dm_message(s->dmname, "log_clear", out, sizeof(out));
+	return 0;
+}
+
+void stack_teardown(struct stack *s)
+{
+	char out[4096];
+
+	if (s->created)
+		dm_message(s->dmname, "clear", out, sizeof(out));
+	if (s->mounted) {
+		sync();
+		if (umount(s->mnt))
+			umount2(s->mnt, MNT_DETACH);
+		s->mounted = 0;
+	}
+	if (s->sc->lvm && s->created) {
+		run_cmd(out, sizeof(out), "export LVM_SUPPRESS_FD_WARNINGS=1; C='devices { global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }'; "
+			"lvm vgchange --config \"$C\" -an wberrvg; lvm vgremove --config \"$C\" -ff -y wberrvg; "
+			"dmsetup remove wberrvg-lv 2>/dev/null; true", s->wdev);
+	}
+	if (s->created)
+		dm_remove(s->dmname);
+	s->created = 0;
+}
+
+/* FIEMAP the file's allocated extents, in sectors of the wberr device */
+int stack_fiemap(const struct stack *s, const char *rel, struct ext *out, int max)
+{
+	char path[PATH_LEN * 2];
+	struct wb_extent fe[MAX_EXT];
+	int fd, nfe, complete, n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", s->mnt, rel);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	nfe = wb_fiemap(fd, 0, fe, MAX_EXT, &complete);
+	close(fd);
+	if (nfe < 0)
+		return nfe;
+	for (int i = 0; i < nfe && n < max; i++) {
+		if (fe[i].flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
+				   FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_NOT_ALIGNED))
+			continue;
+		out[n].first = fe[i].first + s->dev_offset;
+		out[n].last = fe[i].last + s->dev_offset;
+		n++;
+	}
+	return n;
+}
+

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The device stack of one instance: the wberr device over the scratch
+ * disk, optionally an LVM LV over it, the filesystem made and mounted on
+ * top; and where a file's data lies on the wberr device (FIEMAP through
+ * lib/c's wb_fiemap, which maps btrfs's logical addresses through its
+ * chunk tree, plus the LV's offset).  dm-wberr itself is driven through
+ * dm.h.
+ */
+#ifndef WBERR_STACK_H
+#define WBERR_STACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "scenario.h"
+
+#define MAX_EXT 64
+
+/* an extent in sectors of the wberr device, inclusive */
+struct ext { uint64_t first, last; };
+
+struct stack {
+	/* given */
+	const char *dmname, *disk, *mnt;
+	uint64_t seed;
+	const struct scenario *sc;
+	int fs;
+	/* set up */
+	char wdev[256];		/* /dev/mapper/<dmname> */
+	char dev[256];		/* what the filesystem sits on */
+	uint64_t dev_offset;	/* sectors of dev inside wdev */
+	int mounted, created;
+};
+
+/* create, stack, mkfs and mount; clears dm-wberr's rules and log at the
+ * end.  -1 with the reason in @reason. */
+int stack_setup(struct stack *s, char *reason, size_t rlen);
+/* mount with the scenario's options; 0 or -errno */
+int stack_mount(struct stack *s);
+/* the scenario's umount step: 0 or -errno (EBUSY while an fd is open) */
+int stack_umount(struct stack *s);
+/* unmount (sync first, lazily if busy), remove the LV and the device */
+void stack_teardown(struct stack *s);
+/* the allocated extents of @rel (relative to the mount point), in sectors
+ * of the wberr device; the number found or -errno */
+int stack_fiemap(const struct stack *s, const char *rel, struct ext *out, int max);
+
+#endif

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wberr-run's cross-checks replayed on the host: one step's recorded
+ * evidence (the trace text as tracefs prints it, the fault log's lines as
+ * dm-wberr answers them, the call's errno and the model's prediction) is
+ * fed to crosscheck.c, which must pass it clean and name each planted
+ * violation.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crosscheck.h"
+#include "trace.h"
+#include "wb_test.h"
+
+/* step 6: fsync(a) on ino 0xc after dm-wberr failed its write with EIO */
+static const char clean_trace[] =
+	"# tracer: nop\n"
+	"       wberr-run-71      [000] .....    10.000000: tracing_mark_write: wberr-mark:B6\n"
+	"     kworker/0:1-9       [000] .....    10.000100: filemap_set_wb_err: dev=253:0 ino=0xc errseq=0x0\n"
+	"       wberr-run-71      [000] .....    10.000200: file_check_and_advance_wb_err: file=0000 dev=253:0 ino=0xc old=0x0 new=0x3005\n"
+	"       wberr-run-71      [000] .....    10.000300: tracing_mark_write: wberr-mark:E6\n"
+	"       wberr-run-71      [000] .....    10.000400: tracing_mark_write: wberr-mark:B7\n";
+static const char fault_line[] = "3 10000050000 1 write - 2048 8 ioerr";
+
+struct replay {
+	struct wb_tev *ev;
+	int nev, cap, lo, hi, marks;
+	struct wb_inv_ev *iev;
+	struct wb_fault fault;
+	struct or_pred pred;
+	char msg[1024];
+};
+
+/* parse and convert like exec.c does after the step */
+static void load(struct replay *r, const char *trace)
+{
+	free(r->ev);
+	free(r->iev);
+	memset(r, 0, sizeof(*r));
+	trace_parse(trace, &r->ev, &r->nev, &r->cap);
+	r->iev = calloc((size_t)r->nev + 1, sizeof(*r->iev));
+	xc_evidence(r->ev, r->nev, r->iev);
+	r->marks = xc_window(r->ev, r->nev, 6, &r->lo, &r->hi);
+	wb_fault_parse(fault_line, &r->fault);
+	r->pred = (struct or_pred){ .valid = 1, .err = EIO, .consumed = 1, .cur_before = 0, .cur_after = 0x3005 };
+}
+
+static int fault_set(struct replay *r, unsigned long ino)
+{
+	return xc_fault_set(&r->fault, "f", ino, r->iev, (size_t)r->nev, r->msg, sizeof(r->msg));
+}
+
+static int cursor(struct replay *r, unsigned long ino)
+{
+	return xc_cursor(&r->pred, ino, r->iev + r->lo, (size_t)(r->hi - r->lo), r->msg, sizeof(r->msg));
+}
+
+/* replace the first occurrence of @from in @text by @to (test data only) */
+static char *plant(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	char *out = malloc(strlen(text) + strlen(to) + 1);
+
+	memcpy(out, text, (size_t)(at - text));
+	strcpy(out + (at - text), to);
+	strcat(out, at + strlen(from));
+	return out;
+}
+
+static void test_clean_step(struct replay *r)
+{
+	load(r, clean_trace);
+	is_int(5, r->nev, "replay: the recorded trace has 5 events");
+	is_int(2, r->marks, "replay: the call's window is found");
+	ok(r->lo == 0 && r->hi == 3, "replay: between B6 and E6");
+	is_int(EIO, r->fault.err, "replay: the fault log line is an EIO write");
+	is_int(1, fault_set(r, 0xc), "clean: the fault left a set on the file");
+	is_int(1, cursor(r, 0xc), "clean: the cursor moved as the model says");
+	is_int(1, xc_cause(EIO, 0, 0, 1, r->msg, sizeof(r->msg)), "clean: the error has a logged fault");
+	is_int(1, xc_cause(0, 0, 0, 0, r->msg, sizeof(r->msg)), "clean: success needs no fault");
+	is_int(0, strstr(r->msg, "CROSS-CHECK") != NULL, "clean: no CROSS-CHECK message");
+	ok(strstr(r->msg, "trace: ino 0xc cursor 0 -> 0x3005") != NULL, "clean: the move is noted: %s", r->msg);
+}
+
+static void test_planted(struct replay *r)
+{
+	char *t;
+
+	/* 1: the set event is missing */
+	t = plant(clean_trace, "filemap_set_wb_err: dev=253:0 ino=0xc", "filemap_set_wb_err: dev=253:0 ino=0xd");
+	load(r, t);
+	free(t);
+	is_int(0, fault_set(r, 0xc), "planted: a fault without a set on its file is caught");
+	ok(strstr(r->msg, "CROSS-CHECK: fault #3 (ioerr sector 2048) hit f but no filemap_set_wb_err on ino 0xc") != NULL,
+	   "  with the fault and the inode: %s", r->msg);
+
+	/* 2: the model advances the cursor, the kernel does not */
+	t = plant(clean_trace, "advance_wb_err: file=0000 dev=253:0 ino=0xc", "advance_wb_err: file=0000 dev=253:0 ino=0xe");
+	load(r, t);
+	free(t);
+	is_int(0, cursor(r, 0xc), "planted: a missing cursor move is caught");
+	ok(strstr(r->msg, "no file_check_and_advance_wb_err event for ino 0xc") != NULL, "  %s", r->msg);
+
+	/* 3: the kernel advances where the model saw nothing new */
+	load(r, clean_trace);
+	r->pred.consumed = 0;
+	r->pred.err = 0;
+	is_int(0, cursor(r, 0xc), "planted: an unexpected cursor move is caught");
+	ok(strstr(r->msg, "where the model saw nothing new") != NULL, "  %s", r->msg);
+
+	/* 4: the kernel's cursor holds another errno */
+	t = plant(clean_trace, "new=0x3005", "new=0x301c");
+	load(r, t);
+	free(t);
+	is_int(0, cursor(r, 0xc), "planted: a cursor moved to another errno is caught");
+	ok(strstr(r->msg, "moved to 0x301c (ENOSPC), model says EIO") != NULL, "  %s", r->msg);
+
+	/* 5: the advance happened outside the call's window */
+	t = plant(clean_trace, "wberr-mark:E6", "wberr-mark:X6");
+	load(r, t);
+	free(t);
+	is_int(1, r->marks, "planted: a lost E marker leaves no sound window (exec.c skips the check)");
+
+	/* 6: syncfs wants the sb event, an fsync event is not enough */
+	load(r, clean_trace);
+	r->pred.sb = 1;
+	is_int(0, cursor(r, 0xc), "planted: syncfs is judged by f_sb_err's event only");
+
+	/* 7: an error although the device failed nothing */
+	load(r, clean_trace);
+	is_int(0, xc_cause(EIO, 0, 0, 0, r->msg, sizeof(r->msg)), "planted: an error from nowhere is caught");
+	ok(strstr(r->msg, "CROSS-CHECK: an error although the device failed nothing") != NULL, "  %s", r->msg);
+	r->msg[0] = 0;
+	is_int(1, xc_cause(EIO, 1, 0, 0, r->msg, sizeof(r->msg)), "  unless the scenario names the error");
+	is_int(1, xc_cause(EINVAL, 0, 1, 0, r->msg, sizeof(r->msg)), "  or the step programs faults");
+}
+
+/* the cases test_oracle.c had for oracle_check_trace, on xc_cursor */
+static void test_model_moves(void)
+{
+	struct or_pred p = { .valid = 1, .err = EIO, .consumed = 1, .cur_before = 0, .cur_after = 0x1005 };
+	struct wb_inv_ev ev[2] = { { WB_TEV_ADVANCE, 0xc, 0, 0, 0x1005 }, { WB_TEV_ADVANCE, 0xd, 0, 0, 0x1005 } };
+	char msg[256] = "";
+
+	is_int(1, xc_cursor(&p, 0xc, ev, 1, msg, sizeof(msg)), "advance event on the inode matches");
+	msg[0] = 0;
+	is_int(0, xc_cursor(&p, 0xe, ev, 2, msg, sizeof(msg)), "no event for the inode: mismatch");
+	ok(strstr(msg, "no file_check_and_advance_wb_err") != NULL, "%s", msg);
+	p.consumed = 0;
+	p.err = 0;
+	is_int(0, xc_cursor(&p, 0xd, ev, 2, msg, sizeof(msg)), "an unexpected cursor move is caught");
+	p.consumed = 1;
+	p.err = ENOSPC;
+	is_int(0, xc_cursor(&p, 0xc, ev, 1, msg, sizeof(msg)), "a different errno in the cursor is caught");
+	p.valid = 0;
+	is_int(1, xc_cursor(&p, 0xc, ev, 1, msg, sizeof(msg)), "no prediction, nothing to check");
+}
+
+int main(void)
+{
+	struct replay r = { 0 };
+
+	test_clean_step(&r);
+	test_planted(&r);
+	test_model_moves();
+	free(r.ev);
+	free(r.iev);
+	return tap_done();
+}
