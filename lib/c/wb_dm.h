@@ -31,7 +31,9 @@ int wb_dm_suspend(const char *name, int nolockfs);
 int wb_dm_resume(const char *name);
 /* "dmsetup remove [--retry] NAME" */
 int wb_dm_remove(const char *name, int retry);
-/* "dmsetup message NAME 0 MSG"; the response (may be "") into @out */
+/* "dmsetup message NAME 0 MSG"; the response (may be "") into @out, cut
+ * at @outlen (dm-wberr's "log" answer fits dm-ioctl's buffer, which
+ * libdevmapper sizes in KiB, not MiB: both callers pass 1 MiB) */
 int wb_dm_message(const char *name, const char *msg, char *out, size_t outlen);
 /* "dmsetup table NAME" / "dmsetup status NAME": one line per target,
  * "<start> <len> <target> <params>\n", into @out */
