@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "wb_faultlog.h"
 #include "wb_names.h"
+#include "wb_sys.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int wb_fault_parse(const char *line, struct wb_fault *f)
@@ -15,4 +17,86 @@ int wb_fault_parse(const char *line, struct wb_fault *f)
 		return -1;
 	f->err = wb_status_errno(f->status);
 	return f->err < 0 ? -1 : 0;
+}
+
+static int append(struct wb_faultlog *fl, const struct wb_fault *f)
+{
+	if (fl->n == fl->cap) {
+		size_t cap = fl->cap ? fl->cap * 2 : 256;
+		struct wb_fault *v = realloc(fl->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		fl->v = v;
+		fl->cap = cap;
+	}
+	fl->v[fl->n++] = *f;
+	return 0;
+}
+
+/* The one walk over both texts: @recorded selects the faults.txt form. */
+static int parse(struct wb_faultlog *fl, const char *text, uint64_t from, int recorded)
+{
+	const char *p = text;
+	int added = 0;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		unsigned int epoch = 0;
+		char buf[512], *line = buf;
+		uint64_t want, got;
+		struct wb_fault f;
+		int off = 0;
+
+		/* one line at a time: sscanf must not read a short line's
+		 * missing fields from the next one (a log line is < 200 bytes) */
+		snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) ? len : sizeof(buf) - 1), p);
+		p = nl ? nl + 1 : NULL;
+		if (recorded) {
+			if (sscanf(line, "gap %u %" SCNu64 " %" SCNu64, &epoch, &want, &got) == 3) {
+				fl->gaps += got - want;
+				continue;
+			}
+			if (sscanf(line, "fault %u %n", &epoch, &off) != 1 || !off)
+				continue;
+			line += off;
+		}
+		if (wb_fault_parse(line, &f) || f.seq < from)
+			continue;
+		f.epoch = epoch;
+		if (append(fl, &f))
+			return -1;
+		added++;
+	}
+	return added;
+}
+
+int wb_faultlog_add_response(struct wb_faultlog *fl, const char *text, uint64_t from)
+{
+	return parse(fl, text, from, 0);
+}
+
+int wb_faultlog_add_recorded(struct wb_faultlog *fl, const char *text)
+{
+	return parse(fl, text, 0, 1);
+}
+
+int wb_faultlog_load(struct wb_faultlog *fl, const char *path)
+{
+	char *text = wb_read_file(path, NULL);
+	int rc;
+
+	memset(fl, 0, sizeof(*fl));
+	if (!text)
+		return -1;
+	rc = wb_faultlog_add_recorded(fl, text);
+	free(text);
+	return rc < 0 ? -1 : 0;
+}
+
+void wb_faultlog_free(struct wb_faultlog *fl)
+{
+	free(fl->v);
+	memset(fl, 0, sizeof(*fl));
 }

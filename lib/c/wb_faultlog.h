@@ -1,12 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One line of dm-wberr's fault log, as "dmsetup message <dev> 0 log <from>"
- * prints it (dm-wberr/README.rst):
+ * dm-wberr's fault log.  One line, as the "log <from>" message answers it
+ * (dm-wberr/README.rst):
  *   <seq> <ns> <rule_id> <opclass> <flags> <sector> <nr_sectors> <status>
+ * and the two texts made of such lines, read into one vector by one parser:
+ *  - a "log" response (wberr-run reads one a step);
+ *  - faults.txt as wberr-stress records it, each line prefixed with the
+ *    table epoch (a reload starts a new target instance, whose log
+ *    restarts at 0), among lines of other kinds:
+ *      fault <epoch> <log line>
+ *      gap <epoch> <wanted_seq> <got_seq>   entries lost (log overflowed)
+ *      event <ns> <text...>                 suspend, resume, reload, ...
  */
 #ifndef WB_FAULTLOG_H
 #define WB_FAULTLOG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct wb_fault {
@@ -24,5 +33,23 @@ struct wb_fault {
 
 /* 0 on success; -1 for a malformed line or a status no table knows */
 int wb_fault_parse(const char *line, struct wb_fault *f);
+
+struct wb_faultlog {
+	struct wb_fault *v;
+	size_t n, cap;
+	uint64_t gaps;		/* entries known to be missing (faults.txt) */
+};
+
+/*
+ * Appends every parsable line of a "log" response whose seq >= @from;
+ * malformed lines are skipped.  Returns the number appended, -1 when out
+ * of memory.
+ */
+int wb_faultlog_add_response(struct wb_faultlog *fl, const char *text, uint64_t from);
+/* Appends the "fault" lines of faults.txt text and counts its gaps */
+int wb_faultlog_add_recorded(struct wb_faultlog *fl, const char *text);
+/* wb_faultlog_add_recorded() of the file @path into a zeroed @fl: 0, or -1 */
+int wb_faultlog_load(struct wb_faultlog *fl, const char *path);
+void wb_faultlog_free(struct wb_faultlog *fl);
 
 #endif

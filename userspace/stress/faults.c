@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "faults.h"
-#include "dmctl.h"
-#include "faultlog.h"
+#include "wb_dm.h"
+#include "wb_faultlog.h"
 #include "wb_names.h"
 #include "util.h"
 
@@ -11,6 +11,27 @@
 #include <string.h>
 
 #define MAX_DYN_RULES 48
+/* a "log" answer fits dm-ioctl's buffer, a "list" of 48+ rules is smaller */
+#define RESP_LEN (1 << 20)
+
+/* "message <dev> 0 <printf text>": 0 or -errno; the response into fp->resp */
+static int message(struct wbs_faults *fp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int message(struct wbs_faults *fp, const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	rc = wb_dm_message(fp->cfg.dev, text, fp->resp, RESP_LEN);
+	if (rc)
+		wbs_warn(0, "message %s 0 %s: %s", fp->cfg.dev, text, wb_dm_error());
+	return rc;
+}
 
 void wbs_faults_event(struct wbs_faults *fp, const char *fmt, ...)
 {
@@ -27,8 +48,6 @@ void wbs_faults_event(struct wbs_faults *fp, const char *fmt, ...)
 int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
 		    const struct wbs_files *files, const char *dir)
 {
-	const char *argv[] = { "table", cfg->dev, NULL };
-	struct wbs_buf out = { 0 };
 	char *nl;
 
 	memset(fp, 0, sizeof(*fp));
@@ -38,15 +57,15 @@ int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
 	fp->log = wbs_fopen_in(dir, "faults.txt", "we");
 	if (!fp->log)
 		return -1;
-	if (wbs_dmsetup(&out, argv) || !out.s) {
-		wbs_warn(0, "dmsetup table %s failed", cfg->dev);
-		wbs_buf_free(&out);
+	fp->resp = wbs_xcalloc(RESP_LEN, 1);
+	if (wb_dm_table(cfg->dev, fp->resp, RESP_LEN) || !fp->resp[0]) {
+		wbs_warn(0, "table %s: %s", cfg->dev, wb_dm_error());
 		return -1;
 	}
-	nl = strchr(out.s, '\n');
+	nl = strchr(fp->resp, '\n');
 	if (nl)
 		*nl = '\0';
-	fp->table = out.s;
+	fp->table = wbs_xstrdup(fp->resp);
 	fp->dyn = wbs_xcalloc(MAX_DYN_RULES, sizeof(*fp->dyn));
 	fp->base = wbs_xcalloc(files->next, sizeof(*fp->base));
 	wbs_faults_event(fp, "table %s", fp->table);
@@ -59,7 +78,6 @@ static int add_rule(struct wbs_faults *fp, const char *fmt, ...)
 
 static int add_rule(struct wbs_faults *fp, const char *fmt, ...)
 {
-	struct wbs_buf out = { 0 };
 	char spec[512];
 	va_list ap;
 	int rc, id = -1;
@@ -67,8 +85,8 @@ static int add_rule(struct wbs_faults *fp, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(spec, sizeof(spec), fmt, ap);
 	va_end(ap);
-	rc = wbs_dm_message(&out, fp->cfg.dev, "add %s", spec);
-	if (!rc && out.s && sscanf(out.s, "%d", &id) == 1) {
+	rc = message(fp, "add %s", spec);
+	if (!rc && sscanf(fp->resp, "%d", &id) == 1) {
 		fp->rules_added++;
 		wbs_faults_event(fp, "rule epoch=%u id=%d %s", fp->epoch, id, spec);
 	} else {
@@ -76,14 +94,13 @@ static int add_rule(struct wbs_faults *fp, const char *fmt, ...)
 		wbs_faults_event(fp, "rule-failed rc=%d %s", rc, spec);
 		id = -1;
 	}
-	wbs_buf_free(&out);
 	return id;
 }
 
 static void remove_rule(struct wbs_faults *fp, unsigned int slot)
 {
 	unsigned int id = fp->dyn[slot];
-	int rc = wbs_dm_message(NULL, fp->cfg.dev, "remove %u", id);
+	int rc = message(fp, "remove %u", id);
 
 	if (rc)
 		fp->failures++;
@@ -143,7 +160,7 @@ static void rebase(struct wbs_faults *fp)
 	if (!fp->cfg.prob_ppm)
 		return;
 	if (fp->base[i] >= 0) {
-		rc = wbs_dm_message(NULL, fp->cfg.dev, "remove %d", fp->base[i]);
+		rc = message(fp, "remove %d", fp->base[i]);
 		wbs_faults_event(fp, "remove epoch=%u id=%d rc=%d", fp->epoch,
 				 fp->base[i], rc);
 		if (rc)
@@ -173,46 +190,43 @@ static void add_dyn(struct wbs_faults *fp, int id)
 	fp->dyn[fp->ndyn++] = (unsigned int)id;
 }
 
-static int dm_run(struct wbs_faults *fp, const char *verb,
-		  const char *const *argv);
+/* A table change, logged as "<verb> rc=<0 or -errno>". */
+static int dm_done(struct wbs_faults *fp, const char *verb, int rc)
+{
+	wbs_faults_event(fp, "%s rc=%d", verb, rc);
+	if (rc) {
+		wbs_warn(0, "%s %s: %s", verb, fp->cfg.dev, wb_dm_error());
+		fp->failures++;
+	}
+	return rc;
+}
 
 /* suspend is --nolockfs: dm quiesces and holds I/O but does not freeze
  * the fs (a freeze under this load took ~15 s in trials, a whole run). */
-static int dm_simple(struct wbs_faults *fp, const char *verb)
+static int suspend(struct wbs_faults *fp)
 {
-	const char *argv[] = { verb, fp->cfg.dev, NULL, NULL };
-
-	if (!strcmp(verb, "suspend")) {
-		argv[1] = "--nolockfs";
-		argv[2] = fp->cfg.dev;
-	}
-	return dm_run(fp, verb, argv);
+	return dm_done(fp, "suspend", wb_dm_suspend(fp->cfg.dev, 1));
 }
 
-static int dm_run(struct wbs_faults *fp, const char *verb,
-		  const char *const *argv)
+static int resume(struct wbs_faults *fp)
 {
-	int rc = wbs_dmsetup(NULL, argv);
-
-	wbs_faults_event(fp, "%s rc=%d", verb, rc);
-	if (rc)
-		fp->failures++;
-	return rc;
+	return dm_done(fp, "resume", wb_dm_resume(fp->cfg.dev));
 }
 
 void wbs_faults_reload(struct wbs_faults *fp)
 {
-	const char *load[] = { "load", fp->cfg.dev, "--table", fp->table, NULL };
 	int rc;
 
-	if (dm_simple(fp, "suspend"))
+	if (suspend(fp))
 		return;
 	/* suspended: no bio is mapped, so the log is final; read all of it
 	 * before the reload destroys this target instance */
 	wbs_faults_drain(fp, 0);
-	rc = wbs_dmsetup(NULL, load);
+	rc = wb_dm_reload(fp->cfg.dev, fp->table);
 	wbs_faults_event(fp, "load rc=%d", rc);
-	dm_simple(fp, "resume");
+	if (rc)
+		wbs_warn(0, "load %s: %s", fp->cfg.dev, wb_dm_error());
+	resume(fp);
 	if (rc) {
 		fp->failures++;
 		return;
@@ -229,8 +243,8 @@ void wbs_faults_reload(struct wbs_faults *fp)
 void wbs_faults_suspend_resume(struct wbs_faults *fp)
 {
 	fp->suspends++;
-	if (!dm_simple(fp, "suspend"))
-		dm_simple(fp, "resume");
+	if (!suspend(fp))
+		resume(fp);
 }
 
 void wbs_faults_step(struct wbs_faults *fp)
@@ -274,19 +288,16 @@ int wbs_faults_drain(struct wbs_faults *fp, int bounded)
 	unsigned int pages;
 
 	for (pages = 0; !bounded || pages < 4; pages++) {
-		struct wbs_buf out = { 0 };
 		char *line, *save = NULL;
 		unsigned int got = 0;
-		int rc = wbs_dm_message(&out, fp->cfg.dev, "log %" PRIu64,
-					fp->next_seq);
+		int rc = message(fp, "log %" PRIu64, fp->next_seq);
 
 		if (rc) {
 			wbs_faults_event(fp, "log-failed rc=%d", rc);
 			fp->failures++;
-			wbs_buf_free(&out);
 			return -1;
 		}
-		for (line = out.s ? strtok_r(out.s, "\n", &save) : NULL; line;
+		for (line = strtok_r(fp->resp, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save)) {
 			struct wb_fault f;
 
@@ -303,7 +314,6 @@ int wbs_faults_drain(struct wbs_faults *fp, int bounded)
 			fp->next_seq = f.seq + 1;
 			got++;
 		}
-		wbs_buf_free(&out);
 		fflush(fp->log);
 		if (!got)
 			return 0;
@@ -313,7 +323,7 @@ int wbs_faults_drain(struct wbs_faults *fp, int bounded)
 
 int wbs_faults_clear(struct wbs_faults *fp)
 {
-	int rc = wbs_dm_message(NULL, fp->cfg.dev, "clear");
+	int rc = message(fp, "clear");
 
 	wbs_faults_event(fp, "clear rc=%d", rc);
 	fp->ndyn = 0;
@@ -325,6 +335,7 @@ void wbs_faults_close(struct wbs_faults *fp)
 	if (fp->log)
 		fclose(fp->log);
 	free(fp->table);
+	free(fp->resp);
 	free(fp->base);
 	free(fp->dyn);
 	memset(fp, 0, sizeof(*fp));

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The fault programmer: drives dm-wberr through dmsetup during a run.
+ * The fault programmer: drives dm-wberr (lib/c wb_dm) during a run.
  * Base rules give every test-file extent a seeded-probability rule (the
  * statuses rotate over the extents so every status is used); each step
  * then adds bursts (skip/count), every-Kth and delayed faults, removes
  * rules, and with @robust suspends/resumes and reloads the table.  Every
  * rule is limited to the data sectors of the test files.  The fault log is
- * drained into faults.txt (see faultlog.h) after every step.
+ * drained into faults.txt (its lines: wb_faultlog.h) after every step.
  */
 #ifndef WBS_FAULTS_H
 #define WBS_FAULTS_H
@@ -31,6 +31,7 @@ struct wbs_faults {
 	struct wbs_rng rng;
 	FILE *log;
 	char *table;		/* the live table line, for reloads */
+	char *resp;		/* the last message's response */
 	uint32_t epoch;
 	uint64_t next_seq;
 	int *base;		/* per extent: id of its base rule, -1 none */

@@ -76,6 +76,8 @@ int wbs_meta_load(struct wbs_meta *m, const char *dir)
 
 int wbs_oracle_load(struct wbs_oracle_in *in, const char *dir)
 {
+	char path[4096];
+
 	memset(in, 0, sizeof(*in));
 	if (wbs_meta_load(&in->meta, dir)) {
 		wbs_warn(1, "%s/meta.txt", dir);
@@ -93,7 +95,8 @@ int wbs_oracle_load(struct wbs_oracle_in *in, const char *dir)
 		wbs_warn(1, "%s/trace.txt", dir);
 		return -1;
 	}
-	if (wbs_faultlog_load(&in->faults, dir)) {
+	snprintf(path, sizeof(path), "%s/faults.txt", dir);
+	if (wb_faultlog_load(&in->faults, path)) {
 		wbs_warn(1, "%s/faults.txt", dir);
 		return -1;
 	}
@@ -105,7 +108,7 @@ void wbs_oracle_free(struct wbs_oracle_in *in)
 	wbs_files_free(&in->files);
 	wbs_recs_free(&in->recs);
 	wbs_trace_free(&in->trace);
-	wbs_faultlog_free(&in->faults);
+	wb_faultlog_free(&in->faults);
 }
 
 /* ------------------------------------------------------------ state */
@@ -209,7 +212,7 @@ static void print_fault(struct ctx *c, const struct wb_fault *ft)
 static const struct wb_fault *fault_before(struct ctx *c, int file,
 					    uint64_t ns)
 {
-	const struct wbs_faultlog *fl = &c->in->faults;
+	const struct wb_faultlog *fl = &c->in->faults;
 	const struct wb_fault *best = NULL;
 	size_t i;
 
@@ -654,7 +657,7 @@ static void check_sets(struct ctx *c)
 /* Each fault on a file's data must leave an errseq error on that file. */
 static void check_faults(struct ctx *c)
 {
-	const struct wbs_faultlog *fl = &c->in->faults;
+	const struct wb_faultlog *fl = &c->in->faults;
 	unsigned int f;
 	size_t i, k;
 

@@ -22,7 +22,7 @@
 #include <stdio.h>
 
 #include "extents.h"
-#include "faultlog.h"
+#include "wb_faultlog.h"
 #include "rec.h"
 #include "trace.h"
 
@@ -60,7 +60,7 @@ struct wbs_oracle_in {
 	struct wbs_files files;
 	struct wbs_recs recs;
 	struct wbs_trace trace;
-	struct wbs_faultlog faults;
+	struct wb_faultlog faults;
 };
 
 struct wbs_oracle_out {

@@ -25,14 +25,4 @@ void wbs_warn(int with_errno, const char *fmt, ...)
 /* whole-file reads and writes: lib/c's wb_sys */
 FILE *wbs_fopen_in(const char *dir, const char *name, const char *mode);
 
-/* Growable text buffer. */
-struct wbs_buf {
-	char *s;
-	size_t len, cap;
-};
-void wbs_buf_add(struct wbs_buf *b, const char *p, size_t n);
-void wbs_buf_printf(struct wbs_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void wbs_buf_free(struct wbs_buf *b);
-
 #endif

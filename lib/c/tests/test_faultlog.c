@@ -1,13 +1,91 @@
 // SPDX-License-Identifier: GPL-2.0
-/* wb_faultlog: one line of dm-wberr's "log" response. */
+/* wb_faultlog: one line of dm-wberr's "log" response, and both texts of them. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "wb_faultlog.h"
 #include "wb_test.h"
 
+static void test_response(void)
+{
+	struct wb_faultlog fl = { 0 };
+	const char *text =
+		"3 1234567 1 write - 2048 128 timeout\n"
+		"4 1234999 2 flush preflush 0 0 ioerr\n"
+		"garbage\n"
+		"6 1 1 write -\n"	/* short: must not borrow the next line's fields */
+		"5 1235000 1 write fua 4096 8 resv_conflict";
+	int i, ok_all = 1;
+
+	is_int(3, wb_faultlog_add_response(&fl, text, 0), "response: three entries, bad lines skipped");
+	is_int(3, (int)fl.n, "three in the vector");
+	if (fl.n == 3) {
+		ok(fl.v[0].seq == 3 && fl.v[1].seq == 4 && fl.v[2].seq == 5, "in order");
+		is_int(0, (int)fl.v[2].epoch, "a response carries no epoch");
+		is_int(4096, (int)fl.v[2].sector, "a last line without newline");
+	}
+	is_int(1, wb_faultlog_add_response(&fl, text, 5), "entries before from are dropped");
+	/* growth past the first allocation keeps every entry */
+	for (i = 0; i < 300; i++)
+		wb_faultlog_add_response(&fl, "9 1 1 write - 8 8 nospc\n", 0);
+	is_int(304, (int)fl.n, "the vector grows");
+	for (i = 4; i < 304; i++)
+		ok_all &= fl.v[i].err == ENOSPC && fl.v[i].seq == 9;
+	ok(ok_all, "and keeps what it holds");
+	ok(fl.cap >= fl.n, "capacity covers the entries");
+	wb_faultlog_free(&fl);
+	ok(!fl.v && !fl.n && !fl.cap, "freed and zeroed");
+}
+
+static void test_recorded(void)
+{
+	struct wb_faultlog fl = { 0 };
+	const char *text =
+		"event 100 table 0 2048 wberr /dev/vdb 0 4 log_size 65536 seed 1\n"
+		"fault 0 0 500 1 write - 64 8 ioerr\n"
+		"gap 0 1 4\n"
+		"fault 0 4 600 1 write SYNC 72 8 timeout\n"
+		"event 700 epoch 1\n"
+		"fault 1 0 800 2 fua FUA 80 8 nexus\n"
+		"fault 1 1 900 2 write - 88 8 bogus\n"
+		"gap 1 1 3\n";
+	char path[] = "/tmp/wb-faultlog-test.XXXXXX";
+	FILE *f;
+	int fd;
+
+	is_int(3, wb_faultlog_add_recorded(&fl, text), "faults.txt: three fault lines parse");
+	if (fl.n == 3) {
+		is_int(0, (int)fl.v[0].epoch, "epoch of the first");
+		is_int(4, (int)fl.v[1].seq, "seq after the prefix");
+		is_int(ETIMEDOUT, fl.v[1].err, "status after the prefix");
+		is_int(1, (int)fl.v[2].epoch, "a reload's epoch");
+		is_int(EBADE, fl.v[2].err, "the alias");
+	}
+	is_int(5, (int)fl.gaps, "gaps summed over epochs (3 + 2)");
+	wb_faultlog_free(&fl);
+
+	fd = mkstemp(path);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	ok(f != NULL, "a scratch faults.txt");
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
+	is_int(0, wb_faultlog_load(&fl, path), "loads from a file");
+	ok(fl.n == 3 && fl.gaps == 5, "the same entries and gaps");
+	wb_faultlog_free(&fl);
+	unlink(path);
+	is_int(-1, wb_faultlog_load(&fl, path), "a missing file is an error");
+}
+
 int main(void)
 {
 	struct wb_fault f;
+
+	test_response();
+	test_recorded();
 
 	is_int(0, wb_fault_parse("7 123456 3 write SYNC 2048 8 timeout", &f), "a line parses");
 	ok(f.seq == 7 && f.ns == 123456 && f.rule == 3 && f.sector == 2048 && f.nr == 8,

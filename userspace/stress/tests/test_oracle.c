@@ -106,7 +106,7 @@ static void sync_call(struct ev *e, unsigned int us, unsigned int proc,
 
 static void fault(struct ev *e, unsigned int us, uint64_t sector, int err)
 {
-	struct wbs_faultlog *fl = &e->in.faults;
+	struct wb_faultlog *fl = &e->in.faults;
 	struct wb_fault f = { .ns = (uint64_t)us * 1000, .sector = sector,
 			       .nr = 8, .err = err };
 
