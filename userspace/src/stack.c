@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The device stack of one instance; see stack.h. */
 #include "stack.h"
+#include "wb_dm.h"
 #include "dm.h"
 #include "sys.h"
 #include "wb_fiemap.h"
@@ -55,7 +56,7 @@ int stack_setup(struct stack *s, char *reason, size_t rlen)
 
 	snprintf(s->wdev, sizeof(s->wdev), "/dev/mapper/%s", s->dmname);
 	if (dm_create(s->dmname, s->disk, sectors, s->seed, out, sizeof(out))) {
-		snprintf(reason, rlen, "dmsetup create failed: %.900s", out);
+		snprintf(reason, rlen, "cannot create the dm-wberr device: %.900s", out);
 		return -1;
 	}
 	s->created = 1;
@@ -77,13 +78,18 @@ int stack_setup(struct stack *s, char *reason, size_t rlen)
 		}
 		snprintf(s->dev, sizeof(s->dev), "/dev/mapper/wberrvg-lv");
 		/* "0 <len> linear 253:0 <offset>" */
-		rc = run_cmd(out, sizeof(out), "dmsetup table wberrvg-lv");
 		{
-			unsigned long long st, l, off;
-			char tgt[32], d[64];
+			uint64_t st, l;
+			unsigned long long off;
+			char tgt[32];
+			const char *params;
+			size_t plen;
 
-			if (rc || sscanf(out, "%llu %llu %31s %63s %llu", &st, &l, tgt, d, &off) != 5) {
-				snprintf(reason, rlen, "cannot read LV table: %.900s", out);
+			rc = wb_dm_table("wberrvg-lv", out, sizeof(out));
+			if (rc || wb_dm_table_split(out, &st, &l, tgt, sizeof(tgt), &params, &plen) ||
+			    strcmp(tgt, "linear") || sscanf(params, "%*s %llu", &off) != 1) {
+				snprintf(reason, rlen, "cannot read the LV's table: %.900s",
+					 rc ? wb_dm_error() : out);
 				return -1;
 			}
 			s->dev_offset = off;
@@ -129,8 +135,10 @@ void stack_teardown(struct stack *s)
 	}
 	if (s->sc->lvm && s->created) {
 		run_cmd(out, sizeof(out), "export LVM_SUPPRESS_FD_WARNINGS=1; C='devices { global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }'; "
-			"lvm vgchange --config \"$C\" -an wberrvg; lvm vgremove --config \"$C\" -ff -y wberrvg; "
-			"dmsetup remove wberrvg-lv 2>/dev/null; true", s->wdev);
+			"lvm vgchange --config \"$C\" -an wberrvg; lvm vgremove --config \"$C\" -ff -y wberrvg; true",
+			s->wdev);
+		/* normally gone with the VG; whatever lvm left must not hold the device */
+		wb_dm_remove("wberrvg-lv", 1);
 	}
 	if (s->created)
 		dm_remove(s->dmname);
