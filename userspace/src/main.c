@@ -29,7 +29,6 @@ static void usage(FILE *f)
 		"                    repeatable, and one GLOB may hold several separated by\n"
 		"                    commas or spaces (ids contain neither)\n"
 		"  --seed N          PRNG seed for the wberr table (default 1)\n"
-		"  --junit FILE      also write JUnit XML\n"
 		"  --results DIR     write summary.txt and errno-fidelity.{md,csv} there\n"
 		"  --disk DEV        scratch disk (default: first of $WBERR_DISKS)\n"
 		"  --mnt DIR         mount point (default /mnt/wberr)\n"
@@ -43,14 +42,14 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "list", no_argument, NULL, 'l' }, { "check", no_argument, NULL, 'c' },
 		{ "filter", required_argument, NULL, 'f' }, { "seed", required_argument, NULL, 's' },
-		{ "junit", required_argument, NULL, 'j' }, { "results", required_argument, NULL, 'r' },
+		{ "results", required_argument, NULL, 'r' },
 		{ "disk", required_argument, NULL, 'd' }, { "mnt", required_argument, NULL, 'm' },
 		{ "tracefs", required_argument, NULL, 't' }, { "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' }, { 0 }
 	};
 	struct exec_cfg cfg = { .mnt = "/mnt/wberr", .tracefs = "/sys/kernel/tracing",
 				.dmname = "wberr-run", .seed = 1 };
-	const char *filters[64], *junit = NULL, *results = NULL;
+	const char *filters[64], *results = NULL;
 	int nfilters = 0, list = 0, check = 0, c, ninst, nsel = 0, failed = 0;
 	struct scenario_set set = { 0 };
 	struct run_info ri = { 0 };
@@ -59,7 +58,7 @@ int main(int argc, char **argv)
 	struct inst_result *res;
 	char err[2048], diskbuf[256];
 
-	while ((c = getopt_long(argc, argv, "lcf:s:j:r:d:m:t:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "lcf:s:r:d:m:t:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l': list = 1; break;
 		case 'c': check = 1; break;
@@ -84,7 +83,6 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 's': cfg.seed = strtoull(optarg, NULL, 0); break;
-		case 'j': junit = optarg; break;
 		case 'r': results = optarg; break;
 		case 'd': cfg.disk = optarg; break;
 		case 'm': cfg.mnt = optarg; break;
@@ -156,8 +154,6 @@ int main(int argc, char **argv)
 	ri.filters = filters;
 	ri.nfilters = nfilters;
 	report_summary(stdout, "# ", &ri, res, nsel);
-	if (junit && report_junit(junit, res, nsel))
-		fprintf(stderr, "wberr-run: cannot write %s\n", junit);
 	if (results) {
 		char path[1024];
 		FILE *f;

@@ -23,29 +23,6 @@ void yaml_quote(const char *in, char *out, size_t len)
 	out[o] = 0;
 }
 
-void xml_escape(const char *in, char *out, size_t len)
-{
-	size_t o = 0;
-
-	for (; *in && o + 7 < len; in++) {
-		const char *rep = NULL;
-
-		switch (*in) {
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '&': rep = "&amp;"; break;
-		case '"': rep = "&quot;"; break;
-		}
-		if (rep) {
-			strcpy(out + o, rep);
-			o += strlen(rep);
-		} else {
-			out[o++] = *in;
-		}
-	}
-	out[o] = 0;
-}
-
 void report_tap_begin(FILE *out, int n)
 {
 	struct wb_tap t;
@@ -254,58 +231,6 @@ void report_summary(FILE *out, const char *prefix, const struct run_info *ri,
 	}
 	fprintf(out, "%s\n%s%d passed, %d failed, %d skipped\n", prefix, prefix, pass, fail, skip);
 	free(g);
-}
-
-int report_junit(const char *path, const struct inst_result *rs, int n)
-{
-	FILE *f = fopen(path, "w");
-	int fail = 0, skip = 0;
-	double t = 0;
-	char a[2400], b[2400];
-
-	if (!f)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		fail += rs[i].verdict == R_FAIL;
-		skip += rs[i].verdict == R_SKIP;
-		t += rs[i].secs;
-	}
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	fprintf(f, "<testsuites tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.3f\">\n", n, fail, skip, t);
-	fprintf(f, "  <testsuite name=\"wberr-run\" tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
-		n, fail, skip, t);
-	for (int i = 0; i < n; i++) {
-		const struct inst_result *r = &rs[i];
-		const char *id = strchr(r->inst->id, '/');
-
-		xml_escape(id ? id + 1 : r->inst->id, a, sizeof(a));
-		fprintf(f, "    <testcase classname=\"wberr.%s\" name=\"%s\" time=\"%.3f\"",
-			fs_names[r->inst->fs], a, r->secs);
-		if (r->verdict == R_PASS) {
-			fprintf(f, "/>\n");
-			continue;
-		}
-		xml_escape(r->reason, a, sizeof(a));
-		if (r->verdict == R_SKIP) {
-			fprintf(f, ">\n      <skipped message=\"%s\"/>\n    </testcase>\n", a);
-			continue;
-		}
-		fprintf(f, ">\n      <failure message=\"%s\">", a);
-		for (int s = 0; s < r->nsteps; s++) {
-			char line[2300];
-
-			if (!r->steps[s].ran)
-				continue;
-			snprintf(line, sizeof(line), "%s step %d %s %s -> %s %s\n", r->steps[s].pass ? "ok" : "FAIL",
-				 s + 1, op_names[r->inst->sc->steps[s].op], r->inst->sc->steps[s].fd,
-				 wb_errno_name(r->steps[s].err), r->steps[s].msg);
-			xml_escape(line, b, sizeof(b));
-			fputs(b, f);
-		}
-		fprintf(f, "</failure>\n    </testcase>\n");
-	}
-	fprintf(f, "  </testsuite>\n</testsuites>\n");
-	return fclose(f) ? -1 : 0;
 }
 
 /* columns: "<fs> <label>" in first-seen order; rows: statuses */

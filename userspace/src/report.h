@@ -24,11 +24,9 @@ struct run_info {
  */
 void report_summary(FILE *out, const char *prefix, const struct run_info *ri,
 		    const struct inst_result *rs, int n);
-int report_junit(const char *path, const struct inst_result *rs, int n);
 /* errno-fidelity.md and errno-fidelity.csv under @dir; 0 if nothing to write */
 int report_fidelity(const char *dir, const struct inst_result *rs, int n);
-/* quote for a YAML double-quoted scalar / XML attribute */
+/* quote for a YAML double-quoted scalar */
 void yaml_quote(const char *in, char *out, size_t len);
-void xml_escape(const char *in, char *out, size_t len);
 
 #endif
