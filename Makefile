@@ -43,7 +43,7 @@ TIMEOUT_SCALE := 1
 GUEST_APPEND :=
 endif
 GUEST_TIMEOUT_ARGS = --timeout $$(( $${WBERR_TEST_TIMEOUT:-2400} * $(TIMEOUT_SCALE) )) \
-	--append "wberr_suite_timeout=$$(( 1200 * $(TIMEOUT_SCALE) )) $(GUEST_APPEND)"
+	--append "wberr_timeout_scale=$(TIMEOUT_SCALE) $(GUEST_APPEND)"
 
 # The kernel tree for the selected flavour; computed lazily (the key hashes
 # the patch series and config, so it changes whenever they do).  Make 4.3
@@ -138,14 +138,14 @@ test: image
 	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
 		--suites all --name suites || true
-	@if grep -qs '# wberr-smp:' $(TOP)/*/tests/guest-*.sh $(TOP)/qemu/suites/*.sh; then \
+	@if grep -qs '^# wberr-smp:' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
 		$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
 		--suites smp --smp 2 --name suites-smp2 || true; fi
 	@if [ "$(KCONFIG)" = debug ]; then \
 		$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
-		--suites guest-debug-controls --name debug-controls --expect-reports || true; fi
+		--suites debug-controls --name debug-controls --expect-reports || true; fi
 	@$(TOP)/qemu/report.sh $(RESULTS)
 
 # make run SCENARIOS='FILE|DIR ...' FILTER='GLOB ...': your own scenario
@@ -153,12 +153,13 @@ test: image
 # the instances whose id (fs/name[status], see wberr-run --list) matches a
 # glob; commas or spaces separate globs.  Either runs only the scenario
 # suite.  qemu/run-payload.sh checks both on the host before the boot and
-# lays out the payload (/payload/scenarios, /payload/scenario-filter).
+# lays out the payload (/payload/scenarios, /payload/scenario-filter;
+# tests/scenarios/001 reads them).
 SCENARIOS ?=
 FILTER ?=
 RUN_OWN := $(strip $(SCENARIOS) $(FILTER))
 RUN_PAYLOAD := $(BUILD)/run-payload
-RUN_SUITES := $(if $(RUN_OWN),guest-scenarios,default)
+RUN_SUITES := $(if $(RUN_OWN),scenarios,default)
 RUN_PAYLOAD_ARGS := $(if $(strip $(SCENARIOS)),--payload $(RUN_PAYLOAD)/scenarios) \
 	$(if $(strip $(FILTER)),--payload $(RUN_PAYLOAD)/scenario-filter)
 
@@ -179,7 +180,7 @@ DURATION ?= 3600
 soak: image
 	@mkdir -p $(BUILD)/results-soak
 	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
-		--results $(BUILD)/results-soak --suites guest-stress --smp 2 --name soak \
+		--results $(BUILD)/results-soak --suites stress --smp 2 --name soak \
 		--timeout $$(( $(DURATION) * 3 + 900 )) --append "wberr_stress_duration=$(DURATION)"
 	@$(TOP)/qemu/report.sh $(BUILD)/results-soak
 

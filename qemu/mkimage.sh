@@ -3,7 +3,7 @@
 #
 # Build the guest initramfs: static busybox, the host's real dmsetup, lvm,
 # fio and mkfs.* with their shared libraries (unmodified, no shims), our guest
-# binaries, modules, suites and scenarios.  Uncompressed: gunzip costs ~3 s
+# binaries, modules, tests and scenarios.  Uncompressed: gunzip costs ~3 s
 # per boot under TCG.  Packed with the kernel's own gen_init_cpio, so no root
 # is needed for device nodes and the archive is reproducible.
 #
@@ -45,7 +45,7 @@ root=$stage/root
 list=$stage/image.list
 step "stage the host tools"
 rm -rf "$root"
-mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,etc,opt/wberr/{bin,modules,suites,share,libexec}}
+mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,etc,opt/wberr/{bin,modules,tests,share,libexec}}
 
 declare -A copied=()
 copy_file() {	# copy a host file to the same path in the image, once
@@ -94,15 +94,16 @@ if [ -f "$ktree/modules.order" ]; then
 	done < "$ktree/modules.order"
 fi
 
-# Suites, following the contract in qemu/README.md.
-for s in "$here"/suites/*.sh "$top"/dm-wberr/tests/guest-*.sh \
-	 "$top"/kernel/tests/guest-*.sh "$top"/userspace/tests/guest-*.sh; do
-	[ -f "$s" ] && install -m 0755 "$s" "$root/opt/wberr/suites/"
-done
+# Guest tests: the whole tests/ tree (tests/README.md), so a new test or
+# group is picked up without an edit here.
+cp -r "$top/tests/." "$root/opt/wberr/tests/"
+rm -f "$root/opt/wberr/tests/README.md"
 [ -d "$top/scenarios" ] && cp -rL "$top/scenarios" "$root/opt/wberr/share/"
 install -m 0755 "$here/guest/init" "$root/init"
 install -m 0755 "$here/guest/run-suites" "$root/opt/wberr/libexec/run-suites"
 install -m 0644 "$here/guest/tap.sh" "$root/opt/wberr/libexec/tap.sh"
+install -m 0644 "$here/guest/lib.sh" "$root/opt/wberr/libexec/lib.sh"
+install -m 0644 "$here/guest/oops-patterns" "$root/opt/wberr/libexec/oops-patterns"
 install -m 0755 "$here/guest/bench-dm.sh" "$root/opt/wberr/libexec/bench-dm.sh"
 
 busybox=/bin/busybox

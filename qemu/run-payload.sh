@@ -4,7 +4,7 @@
 # Prepare the payload of `make run SCENARIOS=... FILTER=...` (Makefile, run
 # target): check the scenario files on the host before any boot, refuse a
 # filter that selects nothing, and lay out what the guest's scenario suite
-# reads (userspace/tests/guest-scenarios.sh):
+# reads (tests/scenarios/001):
 #
 #   OUT/scenarios/<basename>...   the files or folders named in SCENARIOS
 #   OUT/scenario-filter           the FILTER globs, when given

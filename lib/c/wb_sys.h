@@ -21,8 +21,8 @@ int wb_write_file(const char *path, const char *text);
  * inode is first dirtied, and a fresh dm device's bdi has almost no share of
  * the background threshold (wb_over_bg_thresh()), so everything is written
  * back at once.  An hour keeps both the periodic and the first-dirty
- * wakeups out.  The shell suites do the same with flusher_hold in
- * qemu/guest/tap.sh.  Returns 0 when both sysctls took the value.
+ * wakeups out.  The guest tests do the same with flusher_hold in
+ * qemu/guest/lib.sh.  Returns 0 when both sysctls took the value.
  */
 int wb_flusher_hold(void);
 /* the kernel's defaults again: 5 s interval, 30 s expiry */

@@ -45,7 +45,8 @@ half=$((sectors / 2))
 targets="lin flk"
 dmsetup create lin --table "0 $sectors linear $dev 0" || exit 1
 dmsetup create flk --table "0 $sectors flakey $dev 0 3600 0" || exit 1
-if [ -f "$WBERR_MODDIR/dm-wberr.ko" ] && { [ -d /sys/module/dm_wberr ] || insmod "$WBERR_MODDIR/dm-wberr.ko"; }; then
+. /opt/wberr/libexec/lib.sh
+if wberr_load_dm; then
 	dmsetup create wb0 --table "0 $sectors wberr $dev 0" || exit 1
 	dmsetup create wb1k --table "0 $sectors wberr $dev 0" || exit 1
 	# What 1,000 rules cost in kernel memory: unreclaimable slab + vmalloc, before and after.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Host-side tests (no guest): build.sh from every cache state, the runner's self-checks, make run's payload
+# Host-side tests (no guest): build.sh from every cache state, the runner's and the guest harness's self-checks, report.sh, make run's payload
 # checks, the bench report on synthetic fio output, lib/c's and the userspace unit tests.  Each writes TAP into RESULTS_DIR/host-<name>.tap.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,6 +16,8 @@ echo "[host] report.sh: totals and JUnit"
 "$here/report-selftest.sh" > "$results/host-report.tap" || rc=1
 echo "[host] make run's payload checks"
 "$here/run-payload-selftest.sh" > "$results/host-run-payload.tap" || rc=1
+echo "[host] guest harness (run-suites) self-checks, fake kernel tools"
+"$here/run-suites-selftest.sh" > "$results/host-run-suites.tap" || rc=1
 echo "[host] bench report self-checks"
 PYTHONDONTWRITEBYTECODE=1 python3 "$here/bench-report-selftest.py" > "$results/host-bench-report.tap" || rc=1
 echo "[host] lib/c unit tests"

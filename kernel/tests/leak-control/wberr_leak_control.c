@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wberr_leak_control: the positive control that proves kmemleak reports on
- * the debug kernel (kernel/tests/guest-debug-controls.sh).
+ * the debug kernel (tests/debug-controls/001).
  *
  * kmemleak is a conservative collector: any word in scanned memory whose
  * value points into an object counts as a reference, and stale values are

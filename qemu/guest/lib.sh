@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+# The shared guest library: `. /opt/wberr/libexec/lib.sh` in a guest test
+# (run-suites and bench-dm.sh source it too).  It brings the TAP helpers
+# (tap.sh) and the one way to load dm-wberr.
+
+. "${WBERR_LIBEXEC:-/opt/wberr/libexec}/tap.sh"
+
+# wberr_load_dm: make the dm "wberr" target available.  Returns 0 when
+# `dmsetup targets` lists it (loaded now or by an earlier test); otherwise
+# prints one line on stderr naming what failed (the .ko missing, insmod's
+# own message, or a load that registered no target) and returns 1.  A test
+# that needs the target says `# wberr-requires: dm-wberr` and run-suites
+# calls this before it; a failure is then the test's one `not ok`.
+wberr_load_dm() {
+	ko=${WBERR_MODDIR:-/opt/wberr/modules}/dm-wberr.ko
+	if [ ! -d /sys/module/dm_wberr ]; then
+		if [ ! -f "$ko" ]; then
+			echo "wberr_load_dm: $ko is missing (the image was built without the module)" >&2
+			return 1
+		fi
+		err=$(insmod "$ko" 2>&1) || {
+			echo "wberr_load_dm: insmod $ko failed: $err" >&2
+			return 1
+		}
+	fi
+	dmsetup targets 2>/dev/null | grep -q '^wberr ' || {
+		echo "wberr_load_dm: dm_wberr is loaded but 'dmsetup targets' lists no wberr target" >&2
+		return 1
+	}
+}
+
+# flusher_hold / flusher_restore: only the test's own fsync, sync or
+# eviction starts writeback; why an hour and not 0 is in lib/c/wb_sys.h
+# (wb_flusher_hold, which wberr-run uses).  restore puts back the kernel's
+# defaults (5 s interval, 30 s expiry).
+flusher_hold() {
+	echo 360000 > /proc/sys/vm/dirty_writeback_centisecs &&
+		echo 360000 > /proc/sys/vm/dirty_expire_centisecs
+}
+flusher_restore() {
+	echo 500 > /proc/sys/vm/dirty_writeback_centisecs &&
+		echo 3000 > /proc/sys/vm/dirty_expire_centisecs
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host-side checks of qemu/guest/run-suites, the guest harness, run under
+# sh (dash, not busybox: busybox sh would run its own dmesg, insmod and
+# umount applets whatever PATH says) over a fake tests tree, with fake
+# dmesg, dmsetup, insmod and umount first on PATH, checked before anything
+# runs, and every kernel path redirected into a temporary directory: discovery of tests/<group>/NNN, the header
+# tags and selections, renumbering and the counted plan, per-test timeout,
+# a requirement that fails, and a WARN charged to the test that caused it.
+# TAP on stdout.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+check() {	# $1 observed, $2 expected, $3 description
+	n=$((n + 1))
+	if [ "$1" = "$2" ]; then echo "ok $n - $3"
+	else failed=$((failed + 1)); echo "not ok $n - $3"; printf '# got:\n%s\n# wanted:\n%s\n' "$1" "$2" | sed 's/^/# /'; fi
+}
+
+mkdir -p "$tmp/bin" "$tmp/mod"
+touch "$tmp/mod/dm-wberr.ko"
+cat > "$tmp/bin/dmesg" <<'X'
+#!/bin/sh
+cat "$FAKE_KLOG"; [ "${1:-}" = -c ] && : > "$FAKE_KLOG"; exit 0
+X
+cat > "$tmp/bin/dmsetup" <<'X'
+#!/bin/sh
+[ "$1" = targets ] && [ -f "$FAKE_LOADED" ] && echo "wberr            v1.0.0"
+exit 0
+X
+cat > "$tmp/bin/insmod" <<'X'
+#!/bin/sh
+[ -n "${FAKE_INSMOD_FAIL:-}" ] && { echo "insmod: ERROR: could not insert module $1: Invalid module format" >&2; exit 1; }
+touch "$FAKE_LOADED"
+X
+printf '#!/bin/sh\nexit 0\n' > "$tmp/bin/umount"
+chmod +x "$tmp/bin"/*
+
+t=$tmp/tests
+mkdir -p "$t/g1" "$t/g2" "$t/g3" "$t/g4"
+mk() {	# $1 path, stdin body
+	{ echo '#!/bin/sh'; cat; } > "$t/$1"
+}
+mk g1/001 <<'X'
+# wberr-desc: two results, unnumbered and numbered
+echo "ok - a"
+echo "ok 2 - b"
+X
+mk g1/002 <<'X'
+echo "TAP version 14"
+echo "1..3"
+echo "ok 1 - c"
+echo "not ok 2 - d"
+echo "  ---"
+exit 1
+X
+mk g1/003 <<'X'
+echo "[   1.000000] WARNING: CPU: 0 PID: 1 at fake.c:1 fake" >> "$FAKE_KLOG"
+echo "ok 1 - e # SKIP why"
+X
+echo "echo not a test" > "$t/g1/rc"
+mk g2/001 <<'X'
+# wberr-requires: dm-wberr
+echo "ok 1 - needs dm-wberr"
+X
+mk g2/002 <<'X'
+# wberr-timeout: 1
+echo "ok 1 - before the hang"
+sleep 3
+X
+mk g3/001 <<'X'
+# wberr-smp: 2
+echo "ok 1 - smp"
+X
+mk g3/002 <<'X'
+# wberr-suite: default
+echo "ok 1 - default"
+X
+mk g3/003 <<'X'
+# wberr-suite: own-boot
+echo "ok 1 - own-boot"
+X
+mk g4/001 <<'X'
+exit 0
+X
+
+run() {	# $1 selection, $2 cpus -> $res/..., status in $rs
+	res=$tmp/res-$n
+	rm -rf "$res" "$tmp/h" "$tmp/loaded"; mkdir -p "$res" "$tmp/h"
+	: > "$tmp/klog"
+	PATH=$tmp/bin:$PATH WBERR_TESTS_DIR=$t WBERR_LIBEXEC=$top/qemu/guest WBERR_RESULTS=$res \
+	WBERR_HARNESS_TMP=$tmp/h WBERR_KMSG=$tmp/kmsg WBERR_TRACING=$tmp/h/tracing WBERR_KMEMLEAK=$tmp/none \
+	WBERR_CPUS=$2 WBERR_TIMEOUT_SCALE=1 WBERR_MODDIR=$tmp/mod WBERR_BOOT_NAME=st \
+	FAKE_KLOG=$tmp/klog FAKE_LOADED=$tmp/loaded \
+		sh "$top/qemu/guest/run-suites" "$1" 3> "$res/stream" 2> "$res/err"
+	rs=$?
+}
+sel() { sed -n 's/^WBERR-TEST-START //p' "$res/stream" | tr '\n' ' '; }
+
+echo "TAP version 14"
+# Never the real tools: this runs on the host.
+for c in dmesg dmsetup insmod umount; do
+	[ "$(PATH=$tmp/bin:$PATH sh -c "command -v $c")" = "$tmp/bin/$c" ] ||
+		{ echo "Bail out! sh would not run the fake $c"; exit 1; }
+done
+run all 1
+check "$(sel)" "g1/001 g1/002 g1/003 g2/001 g2/002 g3/002 g4/001 " \
+	"all on 1 CPU: every test but the smp and own-boot ones, rc and other files ignored"
+check "$rs" 1 "all: the harness fails when a test failed"
+check "$(cat "$res/g1.tap")" "TAP version 14
+ok 1 - 001: a
+ok 2 - 001: b
+ok 3 - 002: c
+not ok 4 - 002: d
+  ---
+ok 5 - 003: e # SKIP why
+1..5" "results are numbered across the group's tests, prefixed with the test number; the plan is counted, last"
+check "$(grep -c '^T g1 ' "$res/stream")" 7 "each result line also goes to the stream as T <group> <line>"
+check "$(grep -E '^(not )?ok' "$res/guest-harness-st.tap" | sed 's/ ([0-9.]*s)$//')" \
+"ok 1 - g1/001: exit 0, kernel log clean
+not ok 2 - g1/002: exited 1; planned 3 results, printed 2
+not ok 3 - g1/003: kernel log: [   1.000000] WARNING: CPU: 0 PID: 1 at fake.c:1 fake
+ok 4 - g2/001: exit 0, kernel log clean
+not ok 5 - g2/002: timed out after 1s
+ok 6 - g3/002: exit 0, kernel log clean
+not ok 7 - g4/001: printed no result" \
+	"one harness result per test: exit status, own plan, timeout, no result, and a WARN charged to its test only"
+check "$(tail -n 1 "$res/guest-harness-st.tap")" "1..7" "the harness TAP counts its plan"
+check "$(grep -c WARNING "$res/g1.003.dmesg") $(grep -c WARNING "$res/g1.001.dmesg")" "1 0" \
+	"each test's kernel log is kept on its own"
+check "$(grep '^WBERR-SUITE-END' "$res/stream" | cut -d' ' -f2,3)" "g1 rc=1
+g2 rc=1
+g3 rc=0
+g4 rc=1" "one SUITE-START/END pair per group, with the group's verdict"
+check "$(cat "$res/g2.tap")" "TAP version 14
+ok 1 - 001: needs dm-wberr
+ok 2 - 002: before the hang
+1..2" "a killed test keeps the results it printed; the loader loaded the module for g2/001"
+out=$("$top/qemu/report.sh" "$res" 2>&1); check "$(echo "$out" | tail -n 1)" "9 passed, 6 failed, 1 skipped" \
+	"report.sh totals the group and harness TAP files"
+
+run default 1; check "$(sel)" "g3/002 " "default: only tests tagged wberr-suite: default"
+run smp 1; check "$(sel)|$(grep -c 'WBERR-NOTE g3/001 wants 2 CPUs' "$res/stream")" "|1" "smp on 1 CPU: nothing runs, the note says why"
+run smp 2; check "$(sel)" "g3/001 " "smp on 2 CPUs: only the tests that want several CPUs"
+run g3 1; check "$(sel)|$rs" "g3/001 g3/002 g3/003 |0" "a named group runs all its tests, own-boot and smp included"
+run g1/002,guest-g4 1; check "$(sel)" "g1/002 g4/001 " "a named test, and an old suite name guest-<group>"
+run nosuch 1; check "$rs|$(cat "$res/stream")" "2|WBERR-ERROR no suite nosuch" "an unknown name is an error, not an empty run"
+FAKE_INSMOD_FAIL=1 run g2/001 1
+check "$(sed -n 2p "$res/g2.tap")|$rs" \
+	"not ok 1 - 001: requirement: wberr_load_dm: insmod $tmp/mod/dm-wberr.ko failed: insmod: ERROR: could not insert module $tmp/mod/dm-wberr.ko: Invalid module format|1" \
+	"a dm-wberr that does not load is the test's one not ok, with insmod's reason; the test does not run"
+echo "1..$n"
+[ "$failed" -eq 0 ]
