@@ -41,3 +41,30 @@ flusher_restore() {
 	echo 500 > /proc/sys/vm/dirty_writeback_centisecs &&
 		echo 3000 > /proc/sys/vm/dirty_expire_centisecs
 }
+
+# trace_start [EVENT...]: record the filemap errseq events (default
+# filemap_set_wb_err and file_check_and_advance_wb_err) in a cleared
+# buffer; returns 1 if one of them could not be enabled.
+# trace_stop FILE: stop, keep the buffer in FILE and in $WBERR_RESULTS, and
+# disable the events again.  wberr-run and wberr-stress do the same in C
+# (lib/c/wb_tracefs.h).
+WBERR_TRACING=${WBERR_TRACING:-/sys/kernel/tracing}
+trace_start() {
+	_trace_events=${*:-filemap_set_wb_err file_check_and_advance_wb_err}
+	echo 0 > "$WBERR_TRACING/tracing_on"
+	echo > "$WBERR_TRACING/trace"
+	_trace_rc=0
+	for _e in $_trace_events; do
+		echo 1 > "$WBERR_TRACING/events/filemap/$_e/enable" || _trace_rc=1
+	done
+	echo 1 > "$WBERR_TRACING/tracing_on"
+	return $_trace_rc
+}
+trace_stop() {	# $1: file to keep the trace in
+	echo 0 > "$WBERR_TRACING/tracing_on"
+	cat "$WBERR_TRACING/trace" > "$1"
+	for _e in $_trace_events; do
+		echo 0 > "$WBERR_TRACING/events/filemap/$_e/enable" 2>/dev/null
+	done
+	cp "$1" "${WBERR_RESULTS:-/results}/" 2>/dev/null
+}
