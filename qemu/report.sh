@@ -47,8 +47,9 @@ function finish_file(   missing, k) {
 }
 FNR == 1 { finish_file(); file = FILENAME; suite = FILENAME; sub(/.*\//, "", suite); sub(/\.tap$/, "", suite); fp = ff = fs = 0; plan = 0; ncase[suite] = 0; diag = 0 }
 # What follows a failed result (its YAML block, "# " diagnostics) is the
-# JUnit failure text: a CI page then shows why without the TAP file.
-diag == 2 { if ($0 == "  ...") diag = 0; else body[suite, ncase[suite]] = body[suite, ncase[suite]] $0 "\n"; next }
+# JUnit failure text: a CI page then shows why without the TAP file.  A
+# block that never closes ends at the first line that is not indented.
+diag == 2 && /^  / { if ($0 == "  ...") diag = 0; else body[suite, ncase[suite]] = body[suite, ncase[suite]] $0 "\n"; next }
 diag == 1 && $0 == "  ---" { diag = 2; next }
 diag == 1 && /^# / && !/^# Subtest/ { body[suite, ncase[suite]] = body[suite, ncase[suite]] $0 "\n"; next }
 { diag = 0 }

@@ -37,20 +37,23 @@ ok 4 - nested
 TAP
 cat > "$tmp/r/beta.tap" <<'TAP'
 TAP version 14
-1..3
+1..5
 ok 1 - only one of three
 not ok 2 - with a diagnostic
 # got 'x', wanted 'y'
+not ok 3 - a block that never closes
+  ---
+ok 4 - skipped after it # SKIP counted all the same
 TAP
 : > "$tmp/r/gamma.tap"
 "$top/qemu/report.sh" "$tmp/r" > "$tmp/out" 2>&1
 status=$?
-check "$(tail -n 1 "$tmp/out")" "3 passed, 4 failed, 1 skipped" \
-	"totals: a skip, a missing result (plan 3, 2 reported) and an empty file all count"
+check "$(tail -n 1 "$tmp/out")" "3 passed, 5 failed, 2 skipped" \
+	"totals: skips, a missing result (plan 5, 4 reported), an empty file and a result after an unclosed YAML block all count"
 check "$status" 1 "a failure makes the exit status 1"
 py() { python3 -c "$1" "$tmp/r/junit.xml" 2>&1; }
 check "$(py 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); print(r.get("tests"), r.get("failures"), r.get("skipped"))')" \
-	"8 4 1" "junit.xml parses and has the same totals"
+	"10 5 2" "junit.xml parses and has the same totals"
 check "$(py 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); print(len(r.findall("testsuite")))')" 3 \
 	"one testsuite per TAP file"
 fail_text() {	# $1 testcase name -> its failure text
@@ -66,7 +69,7 @@ check "$(fail_text 'with a diagnostic')" "# got 'x', wanted 'y'" "a failure's # 
 check "$(fail_text 'first')" PASSED "a passing case has no failure element"
 check "$(fail_text 'nested')" PASSED "subtest lines are not charged to the failure before them"
 check "$(py 'import sys, xml.etree.ElementTree as E; print(sorted(c.get("name") for c in E.parse(sys.argv[1]).getroot().iter("testcase") if c.find("skipped") is not None))')" \
-	"['skipped one']" "a SKIP directive is a skipped testcase"
+	"['skipped after it', 'skipped one']" "a SKIP directive is a skipped testcase"
 rm -f "$tmp/r"/*.tap
 "$top/qemu/report.sh" "$tmp/r" > "$tmp/out" 2>&1
 check "$? $(tail -n 1 "$tmp/out")" "1 0 passed, 1 failed" "no TAP at all is a failure, and still ends with the totals"
