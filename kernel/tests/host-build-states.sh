@@ -48,18 +48,13 @@ build() {	# [VAR=VALUE...] -> status, out; runs build.sh with the test's cache
 key() { WBERR_CACHE="$cache" WBERR_KERNEL_TARBALL="$tarball" "$repo/kernel/build.sh" --key; }
 builds() { [ -f "$tree/.fake-builds" ] && wc -l < "$tree/.fake-builds" || echo 0; }
 
-n=0 failed=0
-check() {	# $1 observed, $2 expected, $3 description
-	n=$((n + 1))
-	if [ "$1" = "$2" ]; then echo "ok $n - $3"
-	else
-		failed=$((failed + 1)); echo "not ok $n - $3"
-		echo "# got '$1', wanted '$2'"; sed 's/^/# /' "$tmp/out"
-	fi
+. "$top/lib/sh/tap.sh"
+check() {	# $1 observed, $2 expected, $3 description; the output on failure
+	tap_is "$1" "$2" "$3" || sed 's/^/# /' "$tmp/out"
 }
 has() { grep -qF -- "$1" "$tmp/out" && echo yes || echo no; }
 
-echo "TAP version 14"
+tap_begin
 
 # 1. A new machine: the cache directory does not exist yet.
 tree=$(WBERR_CACHE="$cache" WBERR_KERNEL_TARBALL="$tarball" "$repo/kernel/build.sh" --print-tree)
@@ -190,5 +185,4 @@ status=$?
 check "$status/$(has "[demo2] error: exited with status 3 after $tmp/errtrap-demo2.sh:4: grep -q needle /dev/null (status 1)")" 3/yes \
 	"errtrap without set -e: an unexplained exit names the last failed command"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

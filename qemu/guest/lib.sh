@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The shared guest library: `. /opt/wberr/libexec/lib.sh` in a guest test
 # (run-suites and bench-dm.sh source it too).  It brings the TAP helpers
-# (tap.sh) and the one way to load dm-wberr.
+# (lib/sh/tap.sh, installed beside this file), the one way to load dm-wberr,
+# the flusher setting and the errseq trace setup.
 
 . "${WBERR_LIBEXEC:-/opt/wberr/libexec}/tap.sh"
 

@@ -7,15 +7,12 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+. "$top/lib/sh/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-echo "TAP version 14"
-echo "1..10"
-check() {	# $1 observed, $2 expected, $3 description
-	n=$((n + 1))
-	if [ "$1" = "$2" ]; then echo "ok $n - $3"
-	else failed=$((failed + 1)); echo "not ok $n - $3"; echo "# got '$1', wanted '$2'"; sed 's/^/# /' "$tmp/out"; fi
+tap_begin 10
+check() {	# $1 observed, $2 expected, $3 description; the output on failure
+	tap_is "$1" "$2" "$3" || sed 's/^/# /' "$tmp/out"
 }
 
 mkdir -p "$tmp/r"
@@ -73,4 +70,4 @@ check "$(py 'import sys, xml.etree.ElementTree as E; print(sorted(c.get("name") 
 rm -f "$tmp/r"/*.tap
 "$top/qemu/report.sh" "$tmp/r" > "$tmp/out" 2>&1
 check "$? $(tail -n 1 "$tmp/out")" "1 0 passed, 1 failed" "no TAP at all is a failure, and still ends with the totals"
-[ "$failed" -eq 0 ]
+tap_end

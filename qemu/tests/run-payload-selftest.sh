@@ -6,12 +6,11 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+. "$top/lib/sh/tap.sh"
 wr=${WBERR_RUN:-$top/build/guest-bin/wberr-run}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-echo "TAP version 14"
-echo "1..14"
+tap_begin 14
 if [ ! -x "$wr" ]; then
 	echo "Bail out! no $wr: make userspace first"
 	exit 1
@@ -23,10 +22,8 @@ pay() {	# run-payload.sh ARGS... -> $status, $out (stderr+stdout), payload in $t
 	status=$?
 	out=$(cat "$tmp/out")
 }
-check() {	# $1 observed, $2 expected, $3 description
-	n=$((n + 1))
-	if [ "$1" = "$2" ]; then echo "ok $n - $3"
-	else failed=$((failed + 1)); echo "not ok $n - $3"; echo "# got '$1', wanted '$2'"; sed 's/^/# /' "$tmp/out"; fi
+check() {	# $1 observed, $2 expected, $3 description; the output on failure
+	tap_is "$1" "$2" "$3" || sed 's/^/# /' "$tmp/out"
 }
 has() { case "$out" in *"$1"*) echo yes ;; *) echo no ;; esac; }
 
@@ -62,4 +59,4 @@ check "$status:$(has 'two entries named s.yaml')" "1:yes" "two entries with one 
 status=$?; out=$(cat "$tmp/out")
 check "$status:$(has 'make userspace')" "2:yes" "a missing wberr-run says how to build it"
 check "$(has 'error:')" yes "every refusal is an error line, never silent"
-[ "$failed" -eq 0 ]
+tap_end

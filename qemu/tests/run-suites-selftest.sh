@@ -13,14 +13,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-check() {	# $1 observed, $2 expected, $3 description
-	n=$((n + 1))
-	if [ "$1" = "$2" ]; then echo "ok $n - $3"
-	else failed=$((failed + 1)); echo "not ok $n - $3"; printf '# got:\n%s\n# wanted:\n%s\n' "$1" "$2" | sed 's/^/# /'; fi
-}
+. "$top/lib/sh/tap.sh"
+check() { tap_is "$@"; }	# $1 observed, $2 expected, $3 description
 
-mkdir -p "$tmp/bin" "$tmp/mod"
+mkdir -p "$tmp/bin" "$tmp/mod" "$tmp/libexec"
+# /opt/wberr/libexec as qemu/mkimage.sh lays it out
+cp "$top/qemu/guest/lib.sh" "$top/qemu/guest/oops-patterns" "$top/lib/sh/tap.sh" "$tmp/libexec/"
 touch "$tmp/mod/dm-wberr.ko"
 cat > "$tmp/bin/dmesg" <<'X'
 #!/bin/sh
@@ -88,10 +86,10 @@ exit 0
 X
 
 run() {	# $1 selection, $2 cpus -> $res/..., status in $rs
-	res=$tmp/res-$n
+	res=$tmp/res-$TAP_N
 	rm -rf "$res" "$tmp/h" "$tmp/loaded"; mkdir -p "$res" "$tmp/h"
 	: > "$tmp/klog"
-	PATH=$tmp/bin:$PATH WBERR_TESTS_DIR=$t WBERR_LIBEXEC=$top/qemu/guest WBERR_RESULTS=$res \
+	PATH=$tmp/bin:$PATH WBERR_TESTS_DIR=$t WBERR_LIBEXEC=$tmp/libexec WBERR_RESULTS=$res \
 	WBERR_HARNESS_TMP=$tmp/h WBERR_KMSG=$tmp/kmsg WBERR_TRACING=$tmp/h/tracing WBERR_KMEMLEAK=$tmp/none \
 	WBERR_CPUS=$2 WBERR_TIMEOUT_SCALE=1 WBERR_MODDIR=$tmp/mod WBERR_BOOT_NAME=st \
 	FAKE_KLOG=$tmp/klog FAKE_LOADED=$tmp/loaded \
@@ -100,7 +98,7 @@ run() {	# $1 selection, $2 cpus -> $res/..., status in $rs
 }
 sel() { sed -n 's/^WBERR-TEST-START //p' "$res/stream" | tr '\n' ' '; }
 
-echo "TAP version 14"
+tap_begin
 # Never the real tools: this runs on the host.
 for c in dmesg dmsetup insmod umount; do
 	[ "$(PATH=$tmp/bin:$PATH sh -c "command -v $c")" = "$tmp/bin/$c" ] ||
@@ -152,5 +150,4 @@ FAKE_INSMOD_FAIL=1 run g2/001 1
 check "$(sed -n 2p "$res/g2.tap")|$rs" \
 	"not ok 1 - 001: requirement: wberr_load_dm: insmod $tmp/mod/dm-wberr.ko failed: insmod: ERROR: could not insert module $tmp/mod/dm-wberr.ko: Invalid module format|1" \
 	"a dm-wberr that does not load is the test's one not ok, with insmod's reason; the test does not run"
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -6,11 +6,11 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+. "$top/lib/sh/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/tree"
 touch "$tmp/tree/vmlinux" "$tmp/image.cpio"
-n=0 failed=0
 
 run() {	# $1 outcome, rest: run-guest args -> sets status
 	FAKE_QEMU_OUTCOME=$1 WBERR_QEMU=$here/fake-qemu WBERR_ACCEL=tcg \
@@ -18,14 +18,11 @@ run() {	# $1 outcome, rest: run-guest args -> sets status
 		--results "$tmp/results" --name selftest "${@:2}" > "$tmp/out" 2>&1
 	status=$?
 }
-check() {	# $1 observed, $2 expected, $3 description
-	n=$((n + 1))
-	if [ "$1" = "$2" ]; then echo "ok $n - $3"
-	else failed=$((failed + 1)); echo "not ok $n - $3"; echo "# got '$1', wanted '$2'"; sed 's/^/# /' "$tmp/out"; fi
+check() {	# $1 observed, $2 expected, $3 description; the output on failure
+	tap_is "$1" "$2" "$3" || sed 's/^/# /' "$tmp/out"
 }
 
-echo "TAP version 14"
-echo "1..16"
+tap_begin 16
 run exit-0 --cmd true;  check "$status" 0 "guest command status 0 is returned"
 run exit-7 --cmd 'exit 7'; check "$status" 7 "guest command status 7 is returned unchanged"
 run oops --cmd true; check "$status" 126 "an oops on the console fails a command that exited 0"
@@ -63,4 +60,4 @@ check "$(kill -0 "$(cat "$tmp/qemu.pid")" 2>/dev/null && echo running || echo go
 out=$("$top/qemu/report.sh" "$tmp/no-such-dir" 2>&1); status=$?
 check "$status/$(echo "$out" | tail -n 1)" "1/0 passed, 1 failed" \
 	"report.sh without results fails, and its last line is still the totals"
-[ "$failed" -eq 0 ]
+tap_end
