@@ -100,3 +100,20 @@ int wb_tev_parse(const char *line, struct wb_tev *e)
 		return -1;
 	return 0;
 }
+
+int wb_call_mark_format(char *buf, size_t len, const struct wb_call_mark *m)
+{
+	int n = snprintf(buf, len, "wb %c %u %u %u\n", m->what, m->proc, m->fd, m->seq);
+
+	return n < 0 || (size_t)n >= len ? -1 : n;
+}
+
+int wb_call_mark_parse(const char *text, struct wb_call_mark *m)
+{
+	int end = 0;
+
+	if (sscanf(text, "wb %c %u %u %u%n", &m->what, &m->proc, &m->fd, &m->seq, &end) != 4 ||
+	    (m->what != 'B' && m->what != 'E') || (text[end] && text[end] != ' ' && text[end] != '\n'))
+		return -1;
+	return 0;
+}

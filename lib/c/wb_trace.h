@@ -14,6 +14,7 @@
 #ifndef WB_TRACE_H
 #define WB_TRACE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum wb_tev_kind { WB_TEV_SET, WB_TEV_ADVANCE, WB_TEV_SB_ADVANCE, WB_TEV_MARK };
@@ -35,5 +36,22 @@ struct wb_tev {
 
 /* 0 and *e filled when @line is one of these events, -1 otherwise */
 int wb_tev_parse(const char *line, struct wb_tev *e);
+
+/*
+ * The marker both tools write into trace_marker before (B) and after (E) a
+ * call, so that the events between a call's two lines are the call's:
+ *   wb B|E <proc> <fd> <seq>
+ * wberr-run: the step's process (index), fd 0 (its fds have names), and
+ * the step number;
+ * wberr-stress: the worker, its fd index and the call's sequence number.
+ */
+struct wb_call_mark {
+	char what;		/* 'B' or 'E' */
+	unsigned int proc, fd, seq;
+};
+/* the line, newline included, into @buf: its length, or -1 if it does not fit */
+int wb_call_mark_format(char *buf, size_t len, const struct wb_call_mark *m);
+/* 0 and *m when @text (a MARK's text) is a call marker, -1 otherwise */
+int wb_call_mark_parse(const char *text, struct wb_call_mark *m);
 
 #endif

@@ -38,22 +38,20 @@ void xc_evidence(const struct wb_tev *ev, int nev, struct wb_inv_ev *out)
 
 int xc_window(const struct wb_tev *ev, int nev, int step, int *lo, int *hi)
 {
-	char b[16], e[16];
+	struct wb_call_mark m;
 	int marks = 0;
 
-	snprintf(b, sizeof(b), "B%d", step);
-	snprintf(e, sizeof(e), "E%d", step);
 	*lo = 0;
 	*hi = nev;
 	for (int k = 0; k < nev; k++) {
-		if (ev[k].kind == WB_TEV_MARK && !strcmp(ev[k].mark, b)) {
+		if (ev[k].kind != WB_TEV_MARK || wb_call_mark_parse(ev[k].mark, &m) ||
+		    m.seq != (unsigned int)step)
+			continue;
+		if (m.what == 'B')
 			*lo = k;
-			marks++;
-		}
-		if (ev[k].kind == WB_TEV_MARK && !strcmp(ev[k].mark, e)) {
+		else
 			*hi = k;
-			marks++;
-		}
+		marks++;
 	}
 	return marks;
 }

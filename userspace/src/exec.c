@@ -66,6 +66,26 @@ static void teardown(struct run *r)
 	stack_teardown(&r->st);
 }
 
+static unsigned int proc_index(const struct run *r, const char *proc)
+{
+	for (int i = 0; i < r->nproc; i++)
+		if (!strcmp(r->pname[i], proc))
+			return (unsigned int)i;
+	return 0;	/* the runner's own steps: "main" */
+}
+
+/* the call marker around step @i (lib/c wb_call_mark) */
+static void mark_step(struct run *r, const struct step *st, char what, int i)
+{
+	const struct wb_call_mark m = {
+		.what = what, .proc = proc_index(r, st->proc), .seq = (unsigned int)i,
+	};
+	char text[64];
+
+	if (wb_call_mark_format(text, sizeof(text), &m) > 0)
+		wb_tracefs_mark(r->cfg->tracefs, "%s", text);
+}
+
 static int sock_of(struct run *r, const char *proc)
 {
 	for (int i = 0; i < r->nproc; i++)
@@ -341,12 +361,12 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		sync_op = oracle_is_sync(&r->o, st);
 		dio_step = oracle_is_dio_write(&r->o, st);
 		if (cfg->tracefs)
-			wb_tracefs_mark(cfg->tracefs, "wberr-mark:B%d", i);
+			mark_step(r, st, 'B', i);
 		if (run_step(r, i, sr, &ar) < 0)
 			fatal = 1;
 		sr->ran = 1;
 		if (cfg->tracefs)
-			wb_tracefs_mark(cfg->tracefs, "wberr-mark:E%d", i);
+			mark_step(r, st, 'E', i);
 		/* what the device failed during the step */
 		log_lo = r->fl.nlog;
 		if (faults_fetch_log(&r->fl))

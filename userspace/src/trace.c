@@ -16,7 +16,6 @@ static void push(struct wb_tev **v, int *n, int *cap, const struct wb_tev *e)
 
 int trace_parse(const char *text, struct wb_tev **v, int *n, int *cap)
 {
-	static const char mark[] = "wberr-mark:";
 	const char *p = text;
 	int added = 0;
 
@@ -25,6 +24,7 @@ int trace_parse(const char *text, struct wb_tev **v, int *n, int *cap)
 		size_t l = nl ? (size_t)(nl - p) : strlen(p);
 		char line[512];
 		struct wb_tev e;
+		struct wb_call_mark m;
 
 		if (l >= sizeof(line))
 			l = sizeof(line) - 1;
@@ -33,12 +33,8 @@ int trace_parse(const char *text, struct wb_tev **v, int *n, int *cap)
 		p = nl ? nl + 1 : NULL;
 		if (wb_tev_parse(line, &e))
 			continue;
-		if (e.kind == WB_TEV_MARK) {
-			if (strncmp(e.mark, mark, strlen(mark)))
-				continue;
-			memmove(e.mark, e.mark + strlen(mark), strlen(e.mark + strlen(mark)) + 1);
-			e.mark[strcspn(e.mark, " ")] = 0;
-		}
+		if (e.kind == WB_TEV_MARK && wb_call_mark_parse(e.mark, &m))
+			continue;
 		push(v, n, cap, &e);
 		added++;
 	}

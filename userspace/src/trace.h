@@ -8,8 +8,8 @@
 
 /*
  * Parses a whole "trace" file with wb_tev_parse; returns the number of
- * events.  Of the markers only wberr-run's own are kept, mark holding the
- * text after "wberr-mark:".
+ * events.  Of the markers only the call markers are kept (wb_call_mark:
+ * "wb B|E <proc> <fd> <step>"), as written.
  */
 int trace_parse(const char *text, struct wb_tev **v, int *n, int *cap);
 

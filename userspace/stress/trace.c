@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* lib/c's wb_tev_parse, plus the workers' markers "wbs B|E <proc> <fdi> <seq>" */
+/* lib/c's wb_tev_parse, and the workers' call markers (wb_call_mark_parse) */
 static int parse_line(const char *line, struct wbs_tev *e)
 {
 	static const char types[] = {
@@ -16,14 +16,19 @@ static int parse_line(const char *line, struct wbs_tev *e)
 		[WB_TEV_SB_ADVANCE] = WBS_TEV_SB_ADVANCE, [WB_TEV_MARK] = WBS_TEV_MARK,
 	};
 	struct wb_tev t;
+	struct wb_call_mark m;
 
 	memset(e, 0, sizeof(*e));
 	if (wb_tev_parse(line, &t))
 		return -1;
-	if (t.kind == WB_TEV_MARK &&
-	    (sscanf(t.mark, "wbs %c %u %u %u", &e->mark, &e->proc, &e->fdi, &e->seq) != 4 ||
-	     (e->mark != 'B' && e->mark != 'E')))
-		return -1;
+	if (t.kind == WB_TEV_MARK) {
+		if (wb_call_mark_parse(t.mark, &m))
+			return -1;
+		e->mark = m.what;
+		e->proc = m.proc;
+		e->fdi = m.fd;
+		e->seq = m.seq;
+	}
 	e->type = (uint8_t)types[t.kind];
 	e->us = t.us;
 	e->cpu = t.cpu;

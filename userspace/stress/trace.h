@@ -8,7 +8,7 @@
  * With kernel/patches 0004 the set event prints errseq= as the NEW value
  * plus old=, and syncfs gets filemap:file_check_and_advance_sb_err (same
  * fields as the fsync one); both forms are read.
- *   ftrace:print (trace_marker)  wbs B|E <proc> <fdi> <seq>   written by
+ *   ftrace:print (trace_marker)  wb B|E <proc> <fdi> <seq>   written by
  *                               the workers around every sync call
  * plus errseq_t arithmetic (lib/errseq.c) on the printed values.
  */
@@ -21,7 +21,7 @@
 enum wbs_tev_type {
 	WBS_TEV_SET,
 	WBS_TEV_ADVANCE,
-	WBS_TEV_MARK,		/* trace_marker "wbs B|E <proc> <fdi> <seq>" */
+	WBS_TEV_MARK,		/* trace_marker "wb B|E <proc> <fdi> <seq>" */
 	WBS_TEV_SB_ADVANCE,	/* file_check_and_advance_sb_err (patch 0004) */
 	WBS_TEV_IGNORED = 0xff,
 };

@@ -3,6 +3,7 @@
 #include "rec.h"
 #include "rng.h"
 #include "util.h"
+#include "wb_trace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,14 +40,16 @@ static void record(struct wstate *s, unsigned int fdi, unsigned int op,
 
 static void mark(struct wstate *s, char what, unsigned int fdi)
 {
+	const struct wb_call_mark m = {
+		.what = what, .proc = s->cfg->proc, .fd = fdi, .seq = s->w.seq,
+	};
 	char text[64];
 	int n;
 
 	if (s->marker < 0)
 		return;
-	n = snprintf(text, sizeof(text), "wbs %c %u %u %u\n", what,
-		     s->cfg->proc, fdi, s->w.seq);
-	if (write(s->marker, text, (size_t)n) != n)
+	n = wb_call_mark_format(text, sizeof(text), &m);
+	if (n < 0 || write(s->marker, text, (size_t)n) != n)
 		s->marker_errors++;
 }
 

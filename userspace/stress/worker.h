@@ -3,7 +3,7 @@
  * One stress process: opens its fds, then loops pwrite / fsync / fdatasync
  * / syncfs over them with its own seeded PRNG until the deadline, recording
  * every sync call (rec.h) and bracketing it with trace_marker lines
- * "wbs B|E <proc> <fdi> <seq>" so the oracle can place the call among the
+ * "wb B|E <proc> <fdi> <seq>" (lib/c wb_call_mark) so the oracle can place the call among the
  * errseq tracepoints in the trace's own order.  Then it waits for the final sweep, syncs every
  * fd once more (fsync and syncfs) with the faults cleared, and exits.
  *

@@ -17,11 +17,11 @@
 /* step 6: fsync(a) on ino 0xc after dm-wberr failed its write with EIO */
 static const char clean_trace[] =
 	"# tracer: nop\n"
-	"       wberr-run-71      [000] .....    10.000000: tracing_mark_write: wberr-mark:B6\n"
+	"       wberr-run-71      [000] .....    10.000000: tracing_mark_write: wb B 0 0 6\n"
 	"     kworker/0:1-9       [000] .....    10.000100: filemap_set_wb_err: dev=253:0 ino=0xc errseq=0x0\n"
 	"       wberr-run-71      [000] .....    10.000200: file_check_and_advance_wb_err: file=0000 dev=253:0 ino=0xc old=0x0 new=0x3005\n"
-	"       wberr-run-71      [000] .....    10.000300: tracing_mark_write: wberr-mark:E6\n"
-	"       wberr-run-71      [000] .....    10.000400: tracing_mark_write: wberr-mark:B7\n";
+	"       wberr-run-71      [000] .....    10.000300: tracing_mark_write: wb E 0 0 6\n"
+	"       wberr-run-71      [000] .....    10.000400: tracing_mark_write: wb B 0 0 7\n";
 static const char fault_line[] = "3 10000050000 1 write - 2048 8 ioerr";
 
 struct replay {
@@ -118,7 +118,7 @@ static void test_planted(struct replay *r)
 	ok(strstr(r->msg, "moved to 0x301c (ENOSPC), model says EIO") != NULL, "  %s", r->msg);
 
 	/* 5: the advance happened outside the call's window */
-	t = plant(clean_trace, "wberr-mark:E6", "wberr-mark:X6");
+	t = plant(clean_trace, "wb E 0 0 6", "wb X 0 0 6");
 	load(r, t);
 	free(t);
 	is_int(1, r->marks, "planted: a lost E marker leaves no sound window (exec.c skips the check)");

@@ -27,8 +27,21 @@ int main(void)
 	is_int(0, wb_tev_parse("       wberr-run-71      [000] .....    11.5: file_check_and_advance_sb_err: file=0000 dev=253:0 ino=0xd old=0x0 new=0x106e errno=110 seq=0", &e),
 	       "syncfs advance event (patch 0004)");
 	ok(e.kind == WB_TEV_SB_ADVANCE && e.new == 0x106e, "its kind and new value");
-	is_int(0, wb_tev_parse("  wberr-stress-80 [001] ..... 12.000001: tracing_mark_write: wbs B 1 2 3", &e), "a marker");
-	ok(e.kind == WB_TEV_MARK && !strcmp(e.mark, "wbs B 1 2 3") && e.us == 12000001, "its text and time");
+	is_int(0, wb_tev_parse("  wberr-stress-80 [001] ..... 12.000001: tracing_mark_write: wb B 1 2 3", &e), "a marker");
+	ok(e.kind == WB_TEV_MARK && !strcmp(e.mark, "wb B 1 2 3") && e.us == 12000001, "its text and time");
+	{
+		struct wb_call_mark m = { .what = 'E', .proc = 7, .fd = 3, .seq = 41 }, back;
+		char buf[64];
+
+		is_int(12, wb_call_mark_format(buf, sizeof(buf), &m), "call marker: its length");
+		is_str("wb E 7 3 41\n", buf, "call marker: the line written to trace_marker");
+		is_int(-1, wb_call_mark_format(buf, 8, &m), "call marker: a short buffer is refused");
+		is_int(0, wb_call_mark_parse(e.mark, &back), "call marker: the traced text parses");
+		ok(back.what == 'B' && back.proc == 1 && back.fd == 2 && back.seq == 3, "call marker: its fields");
+		is_int(-1, wb_call_mark_parse("wb X 1 2 3", &back), "call marker: only B and E");
+		is_int(-1, wb_call_mark_parse("wbs B 1 2 3", &back), "call marker: another tool's text is refused");
+		is_int(-1, wb_call_mark_parse("wb B 1 2 3x", &back), "call marker: trailing junk is refused");
+	}
 	is_int(-1, wb_tev_parse("# tracer: nop", &e), "comments are no events");
 	is_int(-1, wb_tev_parse("   x-1 [000] ..... 1.0: sched_switch: prev=a", &e), "other events are refused");
 	is_int(-1, wb_tev_parse("filemap_set_wb_err: dev=253:0 ino=0xc errseq=0x0", &e), "a line without its head is refused");

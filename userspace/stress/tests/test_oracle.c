@@ -83,7 +83,7 @@ static void t_adv(struct ev *e, unsigned int us, unsigned int pid,
 static void t_mark(struct ev *e, unsigned int us, unsigned int pid, char m,
 		   unsigned int proc, unsigned int fdi, unsigned int seq)
 {
-	tline(e, "    wberr-stress-%u      [000] .....     0.%06u: tracing_mark_write: wbs %c %u %u %u",
+	tline(e, "    wberr-stress-%u      [000] .....     0.%06u: tracing_mark_write: wb %c %u %u %u",
 	      pid, us, m, proc, fdi, seq);
 }
 
@@ -202,7 +202,7 @@ static void test_parse(void)
 		"# entries-in-buffer/entries-written: 3/4   #P:2\n"
 		"   kworker/u10:2-107     [001] .N...    10.377432: filemap_set_wb_err: dev=252:0 ino=0x12 errseq=0x43\n"
 		"    wberr-stress-97      [000] .....    10.305123: file_check_and_advance_wb_err: file=(____ptrval____) dev=252:0 ino=0x13 old=0x0 new=0x1079\n"
-		"    wberr-stress-95      [001] .....    10.950374: tracing_mark_write: wbs B 3 2 5\n";
+		"    wberr-stress-95      [001] .....    10.950374: tracing_mark_write: wb B 3 2 5\n";
 
 	wbs_trace_parse(&t, text);
 	ok(t.n == 3, "trace: three events parsed");
