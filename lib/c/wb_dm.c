@@ -152,6 +152,31 @@ static int add_targets(struct dm_task *dmt, const char *table)
 	return n ? 0 : -1;
 }
 
+/*
+ * A create or load task carrying @table.  A bad table is refused before
+ * dm_task_create() opens dm's control node (the host tests rely on it).
+ * NULL and *@rc (-EINVAL, -ENOMEM) on failure.
+ */
+static struct dm_task *table_task(int type, const char *name, const char *table, int *rc)
+{
+	struct dm_task *dmt;
+
+	last_error[0] = 0;
+	*rc = -EINVAL;
+	if (add_targets(NULL, table))
+		return NULL;
+	dmt = task(type, name);
+	if (!dmt) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	if (add_targets(dmt, table)) {
+		dm_task_destroy(dmt);
+		return NULL;
+	}
+	return dmt;
+}
+
 int wb_dm_create(const char *name, const char *table)
 {
 	struct dm_task *dmt;
@@ -159,17 +184,9 @@ int wb_dm_create(const char *name, const char *table)
 	int rc;
 
 	say("create %s --table '%s'", name, table);
-	/* a bad table is refused before dm_task_create() opens dm's control node */
-	last_error[0] = 0;
-	if (add_targets(NULL, table))
-		return -EINVAL;
-	dmt = task(DM_DEVICE_CREATE, name);
+	dmt = table_task(DM_DEVICE_CREATE, name, table, &rc);
 	if (!dmt)
-		return -ENOMEM;
-	if (add_targets(dmt, table)) {
-		dm_task_destroy(dmt);
-		return -EINVAL;
-	}
+		return rc;
 	rc = run(dmt, 1);
 	if (rc)
 		return rc;
@@ -187,19 +204,11 @@ int wb_dm_create(const char *name, const char *table)
 int wb_dm_reload(const char *name, const char *table)
 {
 	struct dm_task *dmt;
+	int rc;
 
 	say("load %s --table '%s'", name, table);
-	last_error[0] = 0;
-	if (add_targets(NULL, table))
-		return -EINVAL;
-	dmt = task(DM_DEVICE_RELOAD, name);
-	if (!dmt)
-		return -ENOMEM;
-	if (add_targets(dmt, table)) {
-		dm_task_destroy(dmt);
-		return -EINVAL;
-	}
-	return run(dmt, 0);
+	dmt = table_task(DM_DEVICE_RELOAD, name, table, &rc);
+	return dmt ? run(dmt, 0) : rc;
 }
 
 int wb_dm_suspend(const char *name, int nolockfs)
