@@ -1226,7 +1226,7 @@ static int wberr_msg_add(struct wberr_c *wc, unsigned int argc, char **argv,
 		.action = WBERR_ACT_FAIL,
 	};
 	struct wberr_rule *r;
-	unsigned int seen = 0, i, sz = 0;
+	unsigned int seen = 0, i, sz = 0, id;
 	int ret;
 
 	if (argc < 3 || argc > 3 + WBERR_NR_KEYS) {
@@ -1278,11 +1278,16 @@ static int wberr_msg_add(struct wberr_c *wc, unsigned int argc, char **argv,
 		kfree(r);
 		return PTR_ERR(snap);
 	}
-	wc->next_id++;
+	id = wc->next_id++;
 	wberr_publish(wc, snap, old, NULL);
 	mutex_unlock(&wc->rules_lock);
 
-	DMEMIT("%u", r->id);
+	/*
+	 * Not r->id: once the lock is dropped a concurrent "clear" or
+	 * "remove <id>" may free @r (dm-ioctl does not serialise target
+	 * messages, and this is no RCU read section).
+	 */
+	DMEMIT("%u", id);
 	return 1;
 }
 
