@@ -23,6 +23,7 @@
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/mm.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <linux/ktime.h>
@@ -1502,10 +1503,9 @@ static int wberr_msg_log(struct wberr_c *wc, unsigned int argc, char **argv,
 	return 1;
 }
 
-static int wberr_message(struct dm_target *ti, unsigned int argc, char **argv,
-			 char *result, unsigned int maxlen)
+static int wberr_do_message(struct wberr_c *wc, unsigned int argc,
+			    char **argv, char *result, unsigned int maxlen)
 {
-	struct wberr_c *wc = ti->private;
 	const char *verb = argv[0];
 
 	/*
@@ -1542,6 +1542,24 @@ static int wberr_message(struct dm_target *ti, unsigned int argc, char **argv,
 	WBERR_MSG_ERR(wc, "unknown message '%.64s' (add, remove, clear, list, log, log_clear)",
 		      verb);
 	return -EINVAL;
+}
+
+static int wberr_message(struct dm_target *ti, unsigned int argc, char **argv,
+			 char *result, unsigned int maxlen)
+{
+	unsigned int noio_flags;
+	int r;
+
+	/*
+	 * Messages are accepted while the device is suspended, and an add
+	 * allocates up to ~0.8 MB: reclaim entered from here must not wait
+	 * on writeback to a device that cannot complete it (dm-ioctl itself
+	 * allocates with GFP_NOIO for the same reason).
+	 */
+	noio_flags = memalloc_noio_save();
+	r = wberr_do_message(ti->private, argc, argv, result, maxlen);
+	memalloc_noio_restore(noio_flags);
+	return r;
 }
 
 /* ------------------------------------------------------------------------ */
