@@ -59,4 +59,11 @@ WBERR_ABI_OP(WRITE_ZEROES,	write_zeroes)
 /* accepted for resv_conflict: BLK_STS_NEXUS was renamed in 6.5 */
 #define WBERR_ABI_STATUS_ALIAS		"nexus"
 #define WBERR_ABI_STATUS_ALIAS_OF	"resv_conflict"
+/*
+ * The longest action=delay:<ms>.  A held bio keeps every suspend that the
+ * target's presuspend does not see waiting (dm-stats' internal suspend, a
+ * device stacked above) and its submitter in D state: stay below the
+ * default hung-task timeout (120 s).  The "release" message ends the wait.
+ */
+#define WBERR_ABI_DELAY_MAX_MS		60000
 #endif

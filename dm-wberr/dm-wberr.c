@@ -38,7 +38,7 @@
 #define WBERR_LOG_SIZE_MAX	65536
 #define WBERR_MAX_RULES		4096
 #define WBERR_PPM		1000000
-#define WBERR_DELAY_MAX_MS	3600000
+#define WBERR_DELAY_MAX_MS	WBERR_ABI_DELAY_MAX_MS
 /* candidates collected by the range index before falling back to a scan */
 #define WBERR_MAX_CANDIDATES	16
 /* log entries copied out of the spinlock at a time */
@@ -170,6 +170,8 @@ struct wberr_c {
 struct wberr_bio {
 	struct list_head list;
 	unsigned long expires;
+	unsigned long acct_start;	/* jiffies, from wberr_acct_start() */
+	bool acct;
 	blk_status_t status;
 };
 
@@ -711,8 +713,33 @@ static void wberr_log_fault(struct wberr_c *wc, unsigned int rule_id,
 	spin_unlock_irqrestore(&wc->log_lock, flags);
 }
 
-static void wberr_end_bio(struct bio *bio, blk_status_t status)
+/*
+ * dm core accounts a bio that a target takes over when the target remaps
+ * it through dm_submit_bio_remap(), or, at completion, when it ends
+ * without error (__dm_io_complete()).  A bio that wberr fails, at once or
+ * after holding it, would be missing from /sys/block/dm-N/stat, so wberr
+ * accounts it against the dm disk itself, a held bio from the moment it
+ * is held.  Never for a bio ended with BLK_STS_OK: dm core counts that.
+ * Return: whether the bio was accounted (@start is then set).
+ */
+static bool wberr_acct_start(struct wberr_c *wc, struct bio *bio,
+			     unsigned long *start)
 {
+	struct gendisk *disk = dm_disk(dm_table_get_md(wc->ti->table));
+
+	if (!blk_queue_io_stat(disk->queue))
+		return false;
+	*start = bdev_start_io_acct(disk->part0, bio_op(bio), jiffies);
+	return true;
+}
+
+/* Account the end of @bio (if @acct) and complete it with @status. */
+static void wberr_end_bio(struct wberr_c *wc, struct bio *bio,
+			  blk_status_t status, bool acct, unsigned long start)
+{
+	if (acct)
+		bdev_end_io_acct(dm_disk(dm_table_get_md(wc->ti->table))->part0,
+				 bio_op(bio), bio_sectors(bio), start);
 	bio->bi_status = status;
 	bio_endio(bio);
 }
@@ -747,8 +774,8 @@ static void wberr_release_delayed(struct wberr_c *wc, bool all)
 
 	list_for_each_entry_safe(wb, tmp, &done, list) {
 		list_del(&wb->list);
-		wberr_end_bio(dm_bio_from_per_bio_data(wb, sizeof(*wb)),
-			      wb->status);
+		wberr_end_bio(wc, dm_bio_from_per_bio_data(wb, sizeof(*wb)),
+			      wb->status, wb->acct, wb->acct_start);
 	}
 }
 
@@ -772,11 +799,12 @@ static void wberr_delay_bio(struct wberr_c *wc, struct bio *bio,
 	struct wberr_bio *wb = dm_per_bio_data(bio, sizeof(*wb));
 	unsigned long flags;
 
+	wb->acct = wberr_acct_start(wc, bio, &wb->acct_start);
 	spin_lock_irqsave(&wc->delay_lock, flags);
 	if (unlikely(!wc->may_delay)) {
 		/* suspending: fail now rather than hold up the suspend */
 		spin_unlock_irqrestore(&wc->delay_lock, flags);
-		wberr_end_bio(bio, status);
+		wberr_end_bio(wc, bio, status, wb->acct, wb->acct_start);
 		return;
 	}
 	/* +1: the current jiffy may be almost over; never fire early */
@@ -809,6 +837,8 @@ static bool wberr_inject(struct dm_target *ti, struct wberr_c *wc,
 	struct wberr_rule *r;
 	unsigned int id, ms;
 	blk_status_t status;
+	unsigned long start;
+	bool acct;
 
 	if (class == WBERR_NO_CLASS)
 		return false;
@@ -830,11 +860,13 @@ static bool wberr_inject(struct dm_target *ti, struct wberr_c *wc,
 	if (!r)
 		return false;
 
+	/* status reads these counters in the opposite order: see there */
+	smp_mb__before_atomic();
 	switch (action) {
 	case WBERR_ACT_DROP:
 		atomic64_inc(&wc->bios_dropped);
 		wberr_log_fault(wc, id, bio, class, first, BLK_STS_OK);
-		wberr_end_bio(bio, BLK_STS_OK);
+		wberr_end_bio(wc, bio, BLK_STS_OK, false, 0);
 		break;
 	case WBERR_ACT_DELAY:
 		atomic64_inc(&wc->failed[(__force u8)status]);
@@ -844,7 +876,8 @@ static bool wberr_inject(struct dm_target *ti, struct wberr_c *wc,
 	default:
 		atomic64_inc(&wc->failed[(__force u8)status]);
 		wberr_log_fault(wc, id, bio, class, first, status);
-		wberr_end_bio(bio, status);
+		acct = wberr_acct_start(wc, bio, &start);
+		wberr_end_bio(wc, bio, status, acct, start);
 		break;
 	}
 	return true;
@@ -862,7 +895,8 @@ static int wberr_map(struct dm_target *ti, struct bio *bio)
 		return DM_MAPIO_SUBMITTED;
 
 	bio_set_dev(bio, wc->dev->bdev);
-	if (bio_sectors(bio) || op_is_zone_mgmt(bio_op(bio)))
+	/* not an empty flush (zone bios never come: no DM_TARGET_ZONED_HM) */
+	if (bio_sectors(bio))
 		bio->bi_iter.bi_sector =
 			wc->start + dm_target_offset(ti, bio->bi_iter.bi_sector);
 	return DM_MAPIO_REMAPPED;
@@ -921,36 +955,46 @@ static void wberr_status(struct dm_target *ti, status_type_t type,
 			 unsigned int maxlen)
 {
 	struct wberr_c *wc = ti->private;
+	u64 seen = 0, failed = 0, by_status[WBERR_NR_STATUS], dropped;
 	struct wberr_snapshot *snap;
-	u64 seen = 0, failed = 0, entries, next;
 	unsigned int rules, sz = 0, i;
+	u64 entries, next;
 	bool any = false;
 	int cpu;
 
 	switch (type) {
 	case STATUSTYPE_INFO:
-		for_each_possible_cpu(cpu)
-			seen += *per_cpu_ptr(wc->bios_seen, cpu);
-		for (i = 0; i < WBERR_NR_STATUS; i++)
-			failed += atomic64_read(&wc->failed[i]);
-		rcu_read_lock();
-		snap = rcu_dereference(wc->snap);
-		rules = snap ? snap->nr : 0;
-		rcu_read_unlock();
+		/*
+		 * No lock covers all the counters, so they are read in the
+		 * reverse order of their updates (map counts a bio seen,
+		 * then failed or dropped, then logs it; wberr_inject()
+		 * orders the first two): every line satisfies
+		 * next <= failed + dropped <= seen, and failed is the sum of
+		 * the per-status counts it prints.
+		 */
 		spin_lock_irq(&wc->log_lock);
 		entries = wberr_log_entries(wc);
 		next = wc->log_next;
 		spin_unlock_irq(&wc->log_lock);
-
-		DMEMIT("%llu %llu %llu %u %llu %llu", seen, failed,
-		       (u64)atomic64_read(&wc->bios_dropped), rules,
-		       entries, next);
 		for (i = 0; i < WBERR_NR_STATUS; i++) {
-			u64 n = atomic64_read(&wc->failed[i]);
+			by_status[i] = atomic64_read(&wc->failed[i]);
+			failed += by_status[i];
+		}
+		dropped = atomic64_read(&wc->bios_dropped);
+		smp_rmb();	/* pairs with smp_mb__before_atomic() in inject */
+		for_each_possible_cpu(cpu)
+			seen += *per_cpu_ptr(wc->bios_seen, cpu);
+		rcu_read_lock();
+		snap = rcu_dereference(wc->snap);
+		rules = snap ? snap->nr : 0;
+		rcu_read_unlock();
 
-			if (!n)
+		DMEMIT("%llu %llu %llu %u %llu %llu", seen, failed, dropped,
+		       rules, entries, next);
+		for (i = 0; i < WBERR_NR_STATUS; i++) {
+			if (!by_status[i])
 				continue;
-			DMEMIT(" %s:%llu", wberr_status_names[i], n);
+			DMEMIT(" %s:%llu", wberr_status_names[i], by_status[i]);
 			any = true;
 		}
 		if (!any)
@@ -1138,8 +1182,8 @@ static int wberr_parse_action(struct wberr_c *wc, const char *val,
 		r->action = WBERR_ACT_DELAY;
 		r->delay_ms = ms;
 	} else {
-		WBERR_MSG_ERR(wc, "add: bad action='%.64s' (fail, drop or delay:<1..3600000 ms>)",
-			      val);
+		WBERR_MSG_ERR(wc, "add: bad action='%.64s' (fail, drop or delay:<1..%u ms>)",
+			      val, WBERR_DELAY_MAX_MS);
 		return -EINVAL;
 	}
 	return 0;
@@ -1491,6 +1535,15 @@ static int wberr_msg_log(struct wberr_c *wc, unsigned int argc, char **argv,
 					e->nr_sectors,
 					e->status ? wberr_status_names[e->status] : "ok");
 			if (sz + len + 1 >= maxlen) {
+				/*
+				 * Not even one line fits: an empty answer
+				 * would read as "nothing logged".  Fill the
+				 * buffer instead, so that dm-ioctl flags it
+				 * full and libdevmapper asks again with a
+				 * larger one.
+				 */
+				if (!sz && maxlen)
+					strscpy(result, line, maxlen);
 				full = true;
 				break;
 			}
@@ -1521,7 +1574,7 @@ static int wberr_do_message(struct wberr_c *wc, unsigned int argc,
 		return wberr_msg_log(wc, argc, argv, result, maxlen);
 
 	if (!strcmp(verb, "clear") || !strcmp(verb, "list") ||
-	    !strcmp(verb, "log_clear")) {
+	    !strcmp(verb, "log_clear") || !strcmp(verb, "release")) {
 		if (argc != 1) {
 			WBERR_MSG_ERR(wc, "%s: takes no arguments, got '%.64s'",
 				      verb, argv[1]);
@@ -1531,6 +1584,9 @@ static int wberr_do_message(struct wberr_c *wc, unsigned int argc,
 			return wberr_msg_list(wc, result, maxlen);
 		if (!strcmp(verb, "clear")) {
 			wberr_clear_rules(wc);
+		} else if (!strcmp(verb, "release")) {
+			/* the way out of a suspend presuspend does not see */
+			wberr_release_delayed(wc, true);
 		} else {
 			spin_lock_irq(&wc->log_lock);
 			wc->log_first = wc->log_next;
@@ -1539,7 +1595,8 @@ static int wberr_do_message(struct wberr_c *wc, unsigned int argc,
 		return 0;
 	}
 
-	WBERR_MSG_ERR(wc, "unknown message '%.64s' (add, remove, clear, list, log, log_clear)",
+	WBERR_MSG_ERR(wc,
+		      "unknown message '%.64s' (add, remove, clear, list, log, log_clear, release)",
 		      verb);
 	return -EINVAL;
 }

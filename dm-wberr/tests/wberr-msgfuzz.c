@@ -21,6 +21,10 @@
  *
  * "lines" (no fuzzing: a fast way to send thousands of messages) prints
  * "sent=N ok=N" and one "line L: errno=E msg=..." line per failure.
+ *
+ * "raw" sends one message with a result buffer of SIZE bytes, as no
+ * libdevmapper caller can (it starts large and doubles on a full buffer),
+ * and prints "full" or "fits" (DM_BUFFER_FULL_FLAG) then the answer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,7 +59,7 @@ static unsigned int rn(unsigned int n)
 	return (unsigned int)(rnd() % n);
 }
 
-static const char *const verbs[] = { "add", "remove", "clear", "list", "log", "log_clear" };
+static const char *const verbs[] = { "add", "remove", "clear", "list", "log", "log_clear", "release" };
 /*
  * The valid words, from lib/c's tables (dm-wberr-abi.h): every op class,
  * then "all"; every status name, the alias and every status number.
@@ -210,7 +214,7 @@ static void valid_kv(char *w, size_t size, unsigned int k, unsigned long long le
 		if (rn(2))
 			snprintf(w, size, "action=fail");
 		else
-			snprintf(w, size, "action=delay:%u", 1 + rn(3600000));
+			snprintf(w, size, "action=delay:%u", 1 + rn(WBERR_ABI_DELAY_MAX_MS));
 		break;
 	}
 }
@@ -239,7 +243,7 @@ static void bad_kv(char *w, size_t size, unsigned long long len)
 	case 16: snprintf(w, size, "action="); break;
 	case 17: snprintf(w, size, "action=delay"); break;
 	case 18: snprintf(w, size, "action=delay:0"); break;
-	case 19: snprintf(w, size, "action=delay:3600001"); break;
+	case 19: snprintf(w, size, "action=delay:%u", WBERR_ABI_DELAY_MAX_MS + 1); break;
 	case 20: snprintf(w, size, "action=delay:-5"); break;
 	case 21: snprintf(w, size, "action=explode"); break;
 	case 22: snprintf(w, size, "skip"); break;
@@ -372,7 +376,7 @@ static void gen(struct msg *m, unsigned long long len)
 		break;
 	case 8:		/* verbs without arguments given some */
 		garbage_word(w, sizeof(w), NULL, 0);
-		put(m, "%s %s", (const char *[]){ "clear", "list", "log_clear" }[rn(3)], w);
+		put(m, "%s %s", (const char *[]){ "clear", "list", "log_clear", "release" }[rn(4)], w);
 		break;
 	case 9:		/* log */
 		switch (rn(5)) {
@@ -409,17 +413,20 @@ static void gen(struct msg *m, unsigned long long len)
 	}
 }
 
-static int send_msg(int ctl, const char *name, const char *text)
+static union {
+	struct dm_ioctl io;
+	char raw[16384];
+} u;
+
+/* DM_TARGET_MSG with @result_size bytes after the header (0: all of u) */
+static int send_msg_sized(int ctl, const char *name, const char *text,
+			  size_t result_size)
 {
-	static union {
-		struct dm_ioctl io;
-		char raw[16384];
-	} u;
 	struct dm_target_msg *tm;
 
 	memset(&u, 0, sizeof(u));
 	u.io.version[0] = DM_VERSION_MAJOR;
-	u.io.data_size = sizeof(u);
+	u.io.data_size = result_size ? sizeof(struct dm_ioctl) + result_size : sizeof(u);
 	u.io.data_start = sizeof(struct dm_ioctl);
 	snprintf(u.io.name, sizeof(u.io.name), "%s", name);
 	tm = (struct dm_target_msg *)(u.raw + u.io.data_start);
@@ -428,11 +435,17 @@ static int send_msg(int ctl, const char *name, const char *text)
 	return ioctl(ctl, DM_TARGET_MSG, &u) ? errno : 0;
 }
 
+static int send_msg(int ctl, const char *name, const char *text)
+{
+	return send_msg_sized(ctl, name, text, 0);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: wberr-msgfuzz print SEED COUNT LEN\n"
 			"       wberr-msgfuzz send DMNAME SEED COUNT LEN\n"
-			"       wberr-msgfuzz lines DMNAME < MESSAGES\n");
+			"       wberr-msgfuzz lines DMNAME < MESSAGES\n"
+			"       wberr-msgfuzz raw DMNAME SIZE MESSAGE\n");
 	exit(2);
 }
 
@@ -467,6 +480,30 @@ int main(int argc, char **argv)
 				printf("line %llu: errno=%d msg=%s\n", n, err, line);
 		}
 		printf("sent=%llu ok=%llu\n", n, ok);
+		return 0;
+	}
+	if (!strcmp(argv[1], "raw")) {
+		size_t size;
+
+		if (argc != 5)
+			usage();
+		size = strtoul(argv[3], NULL, 0);
+		if (size < sizeof(struct dm_target_msg) + strlen(argv[4]) + 1 ||
+		    size > sizeof(u) - sizeof(struct dm_ioctl))
+			usage();
+		ctl = open("/dev/mapper/control", O_RDWR);
+		if (ctl < 0) {
+			perror("wberr-msgfuzz: /dev/mapper/control");
+			return 2;
+		}
+		err = send_msg_sized(ctl, argv[2], argv[4], size);
+		if (err) {
+			printf("errno=%d\n", err);
+			return 1;
+		}
+		printf("%s\n", u.io.flags & DM_BUFFER_FULL_FLAG ? "full" : "fits");
+		if (u.io.flags & DM_DATA_OUT_FLAG)
+			printf("%.*s", (int)size, u.raw + u.io.data_start);
 		return 0;
 	}
 	send = !strcmp(argv[1], "send");

@@ -462,11 +462,13 @@ static int parse_step_key(struct pctx *c, struct step *st, const char *k, yaml_n
 			st->fault.action = ACT_FAIL;
 		else if (!strcmp(s, "drop"))
 			st->fault.action = ACT_DROP;
-		else if (sscanf(s, "delay:%u%c", &ms, &tail) == 1 && ms <= 60000) {
+		else if (sscanf(s, "delay:%u%c", &ms, &tail) == 1 &&
+			 ms <= WBERR_ABI_DELAY_MAX_MS) {
 			st->fault.action = ACT_DELAY;
 			st->fault.delay_ms = ms;
 		} else
-			return perr(c, v, "unknown action \"%s\" (expected fail, drop or delay:<ms> up to 60000)", s);
+			return perr(c, v, "unknown action \"%s\" (expected fail, drop or delay:<ms> up to %u)",
+				    s, WBERR_ABI_DELAY_MAX_MS);
 		return 0;
 	}
 	return perr(c, v, "internal: unhandled key");
