@@ -37,6 +37,8 @@
 #define WBERR_LOG_SIZE_DEFAULT	1024
 #define WBERR_LOG_SIZE_MAX	65536
 #define WBERR_MAX_RULES		4096
+/* snapshot bytes a burst of messages may leave waiting for RCU */
+#define WBERR_SNAP_PENDING_MAX	(8UL << 20)
 #define WBERR_PPM		1000000
 #define WBERR_DELAY_MAX_MS	WBERR_ABI_DELAY_MAX_MS
 /* candidates collected by the range index before falling back to a scan */
@@ -114,6 +116,8 @@ struct wberr_range {
  */
 struct wberr_snapshot {
 	struct rcu_head rcu;
+	struct wberr_c *wc;		/* for the RCU callback's accounting */
+	size_t size;			/* bytes, as allocated */
 	unsigned int nr;
 	struct wberr_rule **rules;			/* id order */
 	unsigned int nr_class[WBERR_NR_CLASSES];
@@ -145,6 +149,7 @@ struct wberr_c {
 
 	struct wberr_snapshot __rcu *snap;
 	struct mutex rules_lock;	/* serialises snapshot updates */
+	atomic_long_t snap_pending;	/* bytes of snapshots awaiting RCU */
 	unsigned int next_id;
 
 	atomic64_t draws;		/* PRNG stream position */
@@ -301,6 +306,9 @@ static void wberr_dtr(struct dm_target *ti)
 	struct wberr_c *wc = ti->private;
 
 	timer_shutdown_sync(&wc->delay_timer);
+	/* snapshot callbacks still queued account into @wc */
+	if (atomic_long_read(&wc->snap_pending))
+		rcu_barrier();
 	if (wc->wq) {
 		cancel_work_sync(&wc->delay_work);
 		destroy_workqueue(wc->wq);
@@ -411,7 +419,8 @@ bad:
 /* Rule snapshots                                                           */
 /* ------------------------------------------------------------------------ */
 
-static struct wberr_snapshot *wberr_alloc_snapshot(unsigned int nr,
+static struct wberr_snapshot *wberr_alloc_snapshot(struct wberr_c *wc,
+						   unsigned int nr,
 						   const unsigned int *nr_class)
 {
 	struct wberr_snapshot *snap;
@@ -435,11 +444,14 @@ static struct wberr_snapshot *wberr_alloc_snapshot(unsigned int nr,
 	}
 	snap->rules = (struct wberr_rule **)p;
 	snap->nr = nr;
+	snap->wc = wc;
+	snap->size = size;
 	return snap;
 }
 
 /**
  * wberr_build_snapshot() - derive a new rule set from the current one
+ * @wc: target context
  * @old: the published snapshot (may be NULL)
  * @add: a rule to append (its id is above every id in @old), or NULL
  * @drop: a rule of @old to leave out, or NULL
@@ -451,7 +463,8 @@ static struct wberr_snapshot *wberr_alloc_snapshot(unsigned int nr,
  *
  * Return: the new snapshot, NULL when it would be empty, or an ERR_PTR.
  */
-static struct wberr_snapshot *wberr_build_snapshot(struct wberr_snapshot *old,
+static struct wberr_snapshot *wberr_build_snapshot(struct wberr_c *wc,
+						   struct wberr_snapshot *old,
 						   struct wberr_rule *add,
 						   struct wberr_rule *drop)
 {
@@ -473,7 +486,7 @@ static struct wberr_snapshot *wberr_build_snapshot(struct wberr_snapshot *old,
 	if (!nr)
 		return NULL;
 
-	snap = wberr_alloc_snapshot(nr, nr_class);
+	snap = wberr_alloc_snapshot(wc, nr, nr_class);
 	if (!snap)
 		return ERR_PTR(-ENOMEM);
 
@@ -1249,6 +1262,36 @@ static int wberr_parse_key(struct wberr_c *wc, const char *arg,
 	return 0;
 }
 
+static void wberr_snapshot_free_rcu(struct rcu_head *head)
+{
+	struct wberr_snapshot *snap =
+		container_of(head, struct wberr_snapshot, rcu);
+
+	atomic_long_sub(snap->size, &snap->wc->snap_pending);
+	kvfree(snap);	/* vfree() defers itself in softirq context */
+}
+
+/* Free @snap after a grace period, counting it as pending until then. */
+static void wberr_free_snapshot_rcu(struct wberr_c *wc,
+				    struct wberr_snapshot *snap)
+{
+	atomic_long_add(snap->size, &wc->snap_pending);
+	call_rcu(&snap->rcu, wberr_snapshot_free_rcu);
+}
+
+/*
+ * Each add or remove copies the rule set (up to ~0.8 MB for 4096 rules)
+ * and frees the old copy after a grace period.  A burst of messages can
+ * outrun grace periods and leave hundreds of megabytes waiting; past
+ * WBERR_SNAP_PENDING_MAX bytes the sender waits for the callbacks instead.
+ * Called without rules_lock: rcu_barrier() sleeps for grace periods.
+ */
+static void wberr_bound_snapshot_pending(struct wberr_c *wc)
+{
+	if (atomic_long_read(&wc->snap_pending) > WBERR_SNAP_PENDING_MAX)
+		rcu_barrier();
+}
+
 /* Publish @snap and free @old (and @gone, if any) after a grace period. */
 static void wberr_publish(struct wberr_c *wc, struct wberr_snapshot *snap,
 			  struct wberr_snapshot *old, struct wberr_rule *gone)
@@ -1257,7 +1300,7 @@ static void wberr_publish(struct wberr_c *wc, struct wberr_snapshot *snap,
 	if (gone)
 		kfree_rcu(gone, rcu);
 	if (old)
-		kvfree_rcu(old, rcu);
+		wberr_free_snapshot_rcu(wc, old);
 }
 
 static int wberr_msg_add(struct wberr_c *wc, unsigned int argc, char **argv,
@@ -1317,7 +1360,7 @@ static int wberr_msg_add(struct wberr_c *wc, unsigned int argc, char **argv,
 		return -ENOSPC;
 	}
 	r->id = wc->next_id;
-	snap = wberr_build_snapshot(old, r, NULL);
+	snap = wberr_build_snapshot(wc, old, r, NULL);
 	if (IS_ERR(snap)) {
 		mutex_unlock(&wc->rules_lock);
 		kfree(r);
@@ -1326,6 +1369,7 @@ static int wberr_msg_add(struct wberr_c *wc, unsigned int argc, char **argv,
 	id = wc->next_id++;
 	wberr_publish(wc, snap, old, NULL);
 	mutex_unlock(&wc->rules_lock);
+	wberr_bound_snapshot_pending(wc);
 
 	/*
 	 * Not r->id: once the lock is dropped a concurrent "clear" or
@@ -1375,13 +1419,14 @@ static int wberr_msg_remove(struct wberr_c *wc, unsigned int argc,
 		WBERR_MSG_ERR(wc, "remove: no rule %u", id);
 		return -EINVAL;
 	}
-	snap = wberr_build_snapshot(old, NULL, gone);
+	snap = wberr_build_snapshot(wc, old, NULL, gone);
 	if (IS_ERR(snap)) {
 		mutex_unlock(&wc->rules_lock);
 		return PTR_ERR(snap);
 	}
 	wberr_publish(wc, snap, old, gone);
 	mutex_unlock(&wc->rules_lock);
+	wberr_bound_snapshot_pending(wc);
 	return 0;
 }
 
@@ -1397,7 +1442,7 @@ static void wberr_clear_rules(struct wberr_c *wc)
 	for (i = 0; old && i < old->nr; i++)
 		kfree_rcu(old->rules[i], rcu);
 	if (old)
-		kvfree_rcu(old, rcu);
+		wberr_free_snapshot_rcu(wc, old);
 	mutex_unlock(&wc->rules_lock);
 }
 
@@ -1669,7 +1714,21 @@ static struct target_type wberr_target = {
 	.iterate_devices = wberr_iterate_devices,
 	.io_hints	 = wberr_io_hints,
 };
-module_dm(wberr);
+
+static int __init dm_wberr_init(void)
+{
+	return dm_register_target(&wberr_target);
+}
+
+static void __exit dm_wberr_exit(void)
+{
+	dm_unregister_target(&wberr_target);
+	/* snapshot RCU callbacks run this module's code */
+	rcu_barrier();
+}
+
+module_init(dm_wberr_init);
+module_exit(dm_wberr_exit);
 
 MODULE_DESCRIPTION(DM_NAME " target failing chosen bios with a chosen blk_status_t");
 MODULE_LICENSE("GPL");

@@ -105,6 +105,7 @@ install -m 0644 "$top/lib/sh/tap.sh" "$root/opt/wberr/libexec/tap.sh"
 install -m 0644 "$here/guest/lib.sh" "$root/opt/wberr/libexec/lib.sh"
 install -m 0644 "$here/guest/oops-patterns" "$root/opt/wberr/libexec/oops-patterns"
 install -m 0755 "$here/guest/bench-dm.sh" "$root/opt/wberr/libexec/bench-dm.sh"
+install -m 0755 "$here/guest/bench-burst.sh" "$root/opt/wberr/libexec/bench-burst.sh"
 
 busybox=/bin/busybox
 [ -x "$busybox" ] || die "$busybox missing: install the Debian package busybox-static (make deps)"
