@@ -86,8 +86,8 @@ int xc_cursor(const struct or_pred *p, unsigned long ino, const struct wb_inv_ev
 	switch (wb_inv_advance(p->consumed, p->err, adv, na, WB_INV_LAST)) {
 	case WB_INV_NO_ADVANCE:
 		add_msg(msg, len, "CROSS-CHECK: model advances the cursor (%#x -> %#x) but no "
-			"file_check_and_advance_wb_err event for ino %#lx", p->cur_before,
-			p->cur_after, ino);
+			"file_check_and_advance_%s_err event for ino %#lx", p->cur_before,
+			p->cur_after, p->sb ? "sb" : "wb", ino);
 		return 0;
 	case WB_INV_ADVANCE_NO_ERROR:
 		add_msg(msg, len, "CROSS-CHECK: kernel advanced a cursor on ino %#lx (old %#x new %#x) "

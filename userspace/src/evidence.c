@@ -185,6 +185,7 @@ static int load_meta(struct evidence_in *in, const char *dir, char *err, size_t 
 		sscanf(line, "id=%255s", in->id);
 		sscanf(line, "fs=%15s", in->fs);
 		sscanf(line, "status=%31s", in->status);
+		sscanf(line, "seed=%" SCNu64, &in->seed);
 		sscanf(line, "traced=%d", &in->traced);
 		sscanf(line, "sb_traced=%d", &in->sb_traced);
 		sscanf(line, "steps=%d", &in->nsteps);
@@ -218,12 +219,11 @@ static int load_trace(struct evidence_in *in, const char *dir, char *err, size_t
 		int i;
 
 		if (!strncmp(p, STEP_SEP, strlen(STEP_SEP)) && sscanf(p + strlen(STEP_SEP), "%d", &i) == 1) {
-			if (p > in->trace_text)
-				p[-1] = 0;	/* ends the previous part */
+			*p = 0;		/* ends the previous part (its number is read) */
 			s = step_at(in, i);
 			if (!s)
 				return fail(err, len, "%s/trace.txt: step %d of %d", dir, i, in->nsteps);
-			s->trace = nl ? nl + 1 : p + strlen(p);
+			s->trace = nl ? nl + 1 : p;	/* p is "" now */
 		}
 		p = nl ? nl + 1 : NULL;
 	}

@@ -75,12 +75,13 @@ struct evidence_in_step {
 	struct xc_step xs;		/* attr points into attrs */
 	struct xc_attr *attrs;
 	size_t nattr;
-	char *trace;			/* its part of trace.txt (NUL-terminated) */
+	const char *trace;		/* its part of trace.txt (NUL-terminated) */
 };
 
 struct evidence_in {
 	char id[256], fs[16], status[32];
 	int traced, sb_traced, nsteps, live_ok;
+	uint64_t seed;
 	struct wb_faultlog faults;
 	struct wb_recs recs;
 	struct evidence_in_step *steps;	/* [nsteps] */
