@@ -276,6 +276,12 @@ static void test_round_trip(void)
 	ok(!strncmp(in.steps[3].trace, traces[3], strlen(traces[3])), "trace.txt: a last line without newline");
 	evidence_free(&in);
 
+	/* --evidence-failed: a passing instance's directory goes again */
+	is_int(0, evidence_open(&e, root, "ext4/passed"), "writer: another instance");
+	is_int(0, evidence_close(&e, "ext4/passed", "ext4", NULL, 1, 1, 0), "  closed");
+	is_int(0, evidence_remove(root, "ext4/passed"), "evidence_remove: a passing instance's evidence goes");
+	ok(access(path_of(root, "ext4_passed"), F_OK) && !access(dir, F_OK), "  and only that one");
+
 	out = replay(dir, &rc);
 	is_int(0, rc, "the synthetic instance replays clean");
 	ok(strstr(out, "ok 1 - ext4/unit[ioerr]: 4 steps replayed, 0 failed a cross-check") != NULL,
