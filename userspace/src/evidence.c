@@ -67,14 +67,19 @@ void evidence_step(struct evidence *e, const struct evidence_step *s)
 {
 	const struct xc_step *xs = s->xs;
 	unsigned int p = s->proc_index < EV_MAX_PROCS ? s->proc_index : EV_MAX_PROCS - 1;
-	struct wb_rec r = {
-		.t0 = s->t0, .t1 = s->t1, .ino = xs->cursor ? xs->pred_ino : 0,
-		.ret = s->ret < 0 || xs->err ? -1 : s->ret, .err = xs->err, .proc = (uint16_t)p,
-		.op = (uint8_t)rec_op(s->op), .phase = WB_REC_PHASE_LOOP,
-	};
+	struct wb_rec r;
 
 	if (!e->steps)
 		return;
+	memset(&r, 0, sizeof(r));	/* the tail padding too: the file is bytes */
+	r.t0 = s->t0;
+	r.t1 = s->t1;
+	r.ino = xs->cursor ? xs->pred_ino : 0;
+	r.ret = s->ret < 0 || xs->err ? -1 : s->ret;
+	r.err = xs->err;
+	r.proc = (uint16_t)p;
+	r.op = (uint8_t)rec_op(s->op);
+	r.phase = WB_REC_PHASE_LOOP;
 	if (!e->rec[p].f && wb_rec_open(&e->rec[p], e->dir, p))
 		e->rec[p].f = NULL;
 	if (e->rec[p].f) {
