@@ -19,6 +19,44 @@ int wb_fault_parse(const char *line, struct wb_fault *f)
 	return f->err < 0 ? -1 : 0;
 }
 
+int wb_fault_format(char *buf, size_t len, const struct wb_fault *f)
+{
+	int n = snprintf(buf, len, "%" PRIu64 " %" PRIu64 " %u %s %s %" PRIu64 " %" PRIu64 " %s",
+			 f->seq, f->ns, f->rule, f->opclass, f->flags, f->sector, f->nr, f->status);
+
+	return n < 0 || (size_t)n >= len ? -1 : n;
+}
+
+void wb_faultlog_put_fault(FILE *out, unsigned int epoch, const struct wb_fault *f)
+{
+	char line[256];
+
+	if (wb_fault_format(line, sizeof(line), f) > 0)
+		fprintf(out, "fault %u %s\n", epoch, line);
+}
+
+void wb_faultlog_put_gap(FILE *out, unsigned int epoch, uint64_t want, uint64_t got)
+{
+	fprintf(out, "gap %u %" PRIu64 " %" PRIu64 "\n", epoch, want, got);
+}
+
+void wb_faultlog_vput_event(FILE *out, uint64_t ns, const char *fmt, va_list ap)
+{
+	fprintf(out, "event %" PRIu64 " ", ns);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+	fflush(out);
+}
+
+void wb_faultlog_put_event(FILE *out, uint64_t ns, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	wb_faultlog_vput_event(out, ns, fmt, ap);
+	va_end(ap);
+}
+
 static int append(struct wb_faultlog *fl, const struct wb_fault *f)
 {
 	if (fl->n == fl->cap) {

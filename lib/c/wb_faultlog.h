@@ -3,7 +3,8 @@
  * dm-wberr's fault log.  One line, as the "log <from>" message answers it
  * (dm-wberr/README.rst):
  *   <seq> <ns> <rule_id> <opclass> <flags> <sector> <nr_sectors> <status>
- * and the two texts made of such lines, read into one vector by one parser:
+ * and the two texts made of such lines, read into one vector by one parser
+ * (and faults.txt written by the one writer below):
  *  - a "log" response (wberr-run reads one a step);
  *  - faults.txt as wberr-stress records it, each line prefixed with the
  *    table epoch (a reload starts a new target instance, whose log
@@ -15,8 +16,10 @@
 #ifndef WB_FAULTLOG_H
 #define WB_FAULTLOG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct wb_fault {
 	uint64_t seq;
@@ -33,6 +36,17 @@ struct wb_fault {
 
 /* 0 on success; -1 for a malformed line or a status no table knows */
 int wb_fault_parse(const char *line, struct wb_fault *f);
+/* the line wb_fault_parse() reads, without newline, into @buf: its length,
+ * or -1 when it does not fit */
+int wb_fault_format(char *buf, size_t len, const struct wb_fault *f);
+
+/* faults.txt's three kinds of lines; an event is flushed at once (a crash
+ * keeps it), fault and gap lines when the caller flushes */
+void wb_faultlog_put_fault(FILE *out, unsigned int epoch, const struct wb_fault *f);
+void wb_faultlog_put_gap(FILE *out, unsigned int epoch, uint64_t want, uint64_t got);
+void wb_faultlog_put_event(FILE *out, uint64_t ns, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void wb_faultlog_vput_event(FILE *out, uint64_t ns, const char *fmt, va_list ap);
 
 struct wb_faultlog {
 	struct wb_fault *v;

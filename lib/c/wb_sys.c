@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -72,4 +73,12 @@ int wb_flusher_restore(void)
 {
 	return wb_write_file("/proc/sys/vm/dirty_writeback_centisecs", "500") |
 	       wb_write_file("/proc/sys/vm/dirty_expire_centisecs", "3000");
+}
+
+FILE *wb_fopen_in(const char *dir, const char *name, const char *mode)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return fopen(path, mode);
 }

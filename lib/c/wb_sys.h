@@ -4,6 +4,7 @@
 #define WB_SYS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* the whole file, NUL-terminated, its length in *len (if not NULL); NULL on error */
 char *wb_read_file(const char *path, size_t *len);
@@ -12,6 +13,8 @@ char *wb_read_file(const char *path, size_t *len);
  * (tracefs's "trace" is cleared by it); 0 when every byte was taken.
  */
 int wb_write_file(const char *path, const char *text);
+/* fopen(@dir/@name, @mode): a file of a results or evidence directory */
+FILE *wb_fopen_in(const char *dir, const char *name, const char *mode);
 
 /*
  * Keep the flusher from writing dirty pages back behind a test's back, so

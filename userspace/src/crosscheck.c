@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_ADV 64
@@ -85,8 +86,8 @@ int xc_cursor(const struct or_pred *p, unsigned long ino, const struct wb_inv_ev
 	switch (wb_inv_advance(p->consumed, p->err, adv, na, WB_INV_LAST)) {
 	case WB_INV_NO_ADVANCE:
 		add_msg(msg, len, "CROSS-CHECK: model advances the cursor (%#x -> %#x) but no "
-			"file_check_and_advance_wb_err event for ino %#lx", p->cur_before,
-			p->cur_after, ino);
+			"file_check_and_advance_%s_err event for ino %#lx", p->cur_before,
+			p->cur_after, p->sb ? "sb" : "wb", ino);
 		return 0;
 	case WB_INV_ADVANCE_NO_ERROR:
 		add_msg(msg, len, "CROSS-CHECK: kernel advanced a cursor on ino %#lx (old %#x new %#x) "
@@ -111,4 +112,25 @@ int xc_cause(int err, int explicit_, int fault_op, unsigned long nfaults, char *
 		return 1;
 	add_msg(msg, len, "CROSS-CHECK: an error although the device failed nothing");
 	return 0;
+}
+
+int xc_step(const struct xc_step *s, const struct wb_tev *ev, int nev, char *msg, size_t len)
+{
+	struct wb_inv_ev *iev = calloc((size_t)nev + 1, sizeof(*iev));
+	int pass = 1, lo, hi, marks;
+
+	if (!iev) {
+		add_msg(msg, len, "CROSS-CHECK: out of memory for the trace");
+		return 0;
+	}
+	xc_evidence(ev, nev, iev);
+	marks = xc_window(ev, nev, s->step, &lo, &hi);
+	for (size_t k = 0; s->traced && k < s->nattr; k++)
+		pass &= xc_fault_set(s->attr[k].f, s->attr[k].path, s->attr[k].ino, iev,
+				     (size_t)nev, msg, len);
+	if (s->traced && s->cursor && marks == 2 && (!s->pred.sb || s->sb_traced))
+		pass &= xc_cursor(&s->pred, s->pred_ino, iev + lo, (size_t)(hi - lo), msg, len);
+	pass &= xc_cause(s->err, s->explicit_, s->fault_op, s->nlog, msg, len);
+	free(iev);
+	return pass;
 }

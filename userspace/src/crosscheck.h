@@ -55,6 +55,42 @@ int xc_cursor(const struct or_pred *p, unsigned long ino, const struct wb_inv_ev
  */
 int xc_cause(int err, int explicit_, int fault_op, unsigned long nfaults, char *msg, size_t len);
 
+/* a data fault of the step, attributed to a tracked file whose inode
+ * number is known */
+struct xc_attr {
+	const struct wb_fault *f;
+	const char *path;
+	unsigned long ino;
+};
+
+/*
+ * One step as the cross-checks see it, besides its trace: what exec.c
+ * knows live, and what an evidence directory records (evidence.h), so that
+ * the live run and --replay judge through the same call.
+ */
+struct xc_step {
+	int step;		/* 0-based: the seq its call markers carry */
+	int err;		/* the call's errno, 0 on success */
+	int explicit_;		/* the scenario names that error */
+	int fault_op;		/* the step programs faults itself */
+	unsigned long nlog;	/* fault-log entries in the run by the end of the step */
+	int traced;		/* the trace was recorded */
+	int sb_traced;		/* the kernel traces f_sb_err moves (patch 0004) */
+	const struct xc_attr *attr;
+	size_t nattr;
+	int cursor;		/* pred is a valid prediction on a known inode ... */
+	unsigned long pred_ino;	/* ... this one */
+	struct or_pred pred;
+};
+
+/*
+ * The three rules on step @s against the trace taken after it, @ev[nev]:
+ * fault-set for each attributed fault, cursor in the call's window (when
+ * both markers are there, and for syncfs only when @s->sb_traced), cause.
+ * Returns 1 when all pass, else 0; the messages go to @msg.
+ */
+int xc_step(const struct xc_step *s, const struct wb_tev *ev, int nev, char *msg, size_t len);
+
 /* appends "; "-separated text to @msg (what every step message is built with) */
 void add_msg(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

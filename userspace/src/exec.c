@@ -5,11 +5,13 @@
  * after each step read the fault log (faults.c) and the trace, attribute
  * every failed write to an inode (FIEMAP extents, then the trace), feed the
  * errseq model (oracle.c), cross-check it against the kernel's evidence
- * (crosscheck.c) and judge the step.
+ * (crosscheck.c) and judge the step; with --evidence, record what the
+ * cross-checks judged (evidence.c).
  */
 #include "exec.h"
 #include "agent.h"
 #include "crosscheck.h"
+#include "evidence.h"
 #include "faults.h"
 #include "stack.h"
 #include "wb_names.h"
@@ -150,6 +152,14 @@ static void note_open(struct run *r, const char *path, const struct agent_resp *
 	r->in[i].known = 1;
 	/* a device's pages live in the bdev inode, numbered by the kernel dev_t */
 	r->in[i].ino = r->fs == FS_RAW && path[0] == '@' ? ((unsigned long)ar->maj << 20) | ar->min : ar->ino;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static double now_s(void)
@@ -298,10 +308,13 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	double t0 = now_s();
 	const struct wb_status *mbs = inst->status ? wb_status_by_name(inst->status) : NULL;
 	int matrix_errno = mbs ? mbs->err : 0;
-	char *trace_text;
+	char *trace_text = NULL;
 	struct wb_tev *ev = NULL;
-	struct wb_inv_ev *iev = NULL;	/* the same events as evidence for the cross-checks */
-	int nev = 0, capev = 0, capiev = 0, sb_trace = 0;
+	struct xc_attr *attr = NULL;	/* the step's data faults on known inodes */
+	int nev = 0, capev = 0, sb_trace = 0;
+	size_t capattr = 0;
+	struct evidence evd;
+	int evd_on = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->inst = inst;
@@ -347,6 +360,12 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		res->verdict = R_FAIL;
 		goto out;
 	}
+	if (cfg->evidence) {
+		evd_on = !evidence_open(&evd, cfg->evidence, inst->id);
+		if (!evd_on)
+			fprintf(stderr, "wberr-run: cannot write evidence under %s: %s\n", cfg->evidence,
+				strerror(errno));
+	}
 	res->verdict = R_PASS;
 	for (int i = 0; i < sc->nsteps && !fatal; i++) {
 		const struct step *st = &sc->steps[i];
@@ -354,7 +373,9 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		struct agent_resp ar;
 		struct or_pred pred;
 		struct verdict v;
-		int log_lo, nondata = 0, sync_op, dio_step, w_lo, w_hi, marks;
+		struct xc_step xs = { .step = i };
+		int log_lo, nondata = 0, sync_op, dio_step, xc_ok;
+		uint64_t t0, t1;
 		char what[128];
 
 		describe_step(st, what, sizeof(what));
@@ -362,8 +383,10 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		dio_step = oracle_is_dio_write(&r->o, st);
 		if (cfg->tracefs)
 			mark_step(r, st, 'B', i);
+		t0 = now_ns();
 		if (run_step(r, i, sr, &ar) < 0)
 			fatal = 1;
+		t1 = now_ns();
 		sr->ran = 1;
 		if (cfg->tracefs)
 			mark_step(r, st, 'E', i);
@@ -372,23 +395,10 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		if (faults_fetch_log(&r->fl))
 			add_msg(sr->msg, sizeof(sr->msg), "cannot read the fault log");
 		nev = 0;
-		if (cfg->tracefs && (trace_text = wb_tracefs_take(cfg->tracefs))) {
+		free(trace_text);
+		trace_text = NULL;
+		if (cfg->tracefs && (trace_text = wb_tracefs_take(cfg->tracefs)))
 			trace_parse(trace_text, &ev, &nev, &capev);
-			free(trace_text);
-		}
-		if (nev > capiev) {
-			free(iev);
-			capiev = capev;
-			iev = calloc((size_t)capiev, sizeof(*iev));
-			if (!iev) {
-				capiev = 0;
-				nev = 0;
-				add_msg(sr->msg, sizeof(sr->msg), "out of memory for the trace");
-			}
-		}
-		xc_evidence(ev, nev, iev);
-		/* the call's own window: between B<i> and E<i> */
-		marks = xc_window(ev, nev, i, &w_lo, &w_hi);
 		if (r->fl.nlog > log_lo)
 			refresh_extents(r);
 		/* the structural change first (an open's inode number is needed to
@@ -452,12 +462,18 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 				oracle_record(&r->o, ino, rec);
 			}
 			r->in[ino].last_log = k + 1;
-			/* cross-check: the kernel must have recorded it on that inode */
-			if (cfg->tracefs && r->in[ino].known &&
-			    !xc_fault_set(e, oracle_inode_path(&r->o, ino), r->in[ino].ino, iev, (size_t)nev,
-					  sr->msg, sizeof(sr->msg))) {
-				sr->pass = 0;
-				res->verdict = R_FAIL;
+			/* cross-check (xc_step): the kernel must have recorded it on that inode */
+			if (r->in[ino].known) {
+				if (xs.nattr == capattr) {
+					struct xc_attr *na = realloc(attr, (capattr * 2 + 8) * sizeof(*na));
+
+					if (!na)
+						continue;
+					attr = na;
+					capattr = capattr * 2 + 8;
+				}
+				attr[xs.nattr++] = (struct xc_attr){ .f = e, .path = oracle_inode_path(&r->o, ino),
+								     .ino = r->in[ino].ino };
 			}
 		}
 		if (st->rec_path[0]) {
@@ -482,16 +498,9 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		}
 		sr->explicit_ = v.explicit_;
 		sr->expected = v.expected;
-		sr->pass = v.pass && !strstr(sr->msg, "CROSS-CHECK");
+		sr->pass = v.pass;
 		if (v.msg[0])
 			add_msg(sr->msg, sizeof(sr->msg), "%s", v.msg);
-		/* the trace must agree with the model's cursor move */
-		if (pred.valid && cfg->tracefs && pred.inode >= 0 && r->in[pred.inode].known && marks == 2 &&
-		    (!pred.sb || sb_trace > 0) &&
-		    !xc_cursor(&pred, r->in[pred.inode].ino, iev + w_lo, (size_t)(w_hi - w_lo),
-			       sr->msg, sizeof(sr->msg)))
-			sr->pass = 0;
-		/* an error reported from errseq must come from a logged fault */
 		if (sr->err && pred.valid && pred.err && pred.inode >= 0) {
 			int k = r->in[pred.inode].last_log - 1;
 
@@ -499,9 +508,27 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 				add_msg(sr->msg, sizeof(sr->msg), "from fault #%" PRIu64 " %s sector %" PRIu64 "+%" PRIu64 " %s",
 					r->fl.log[k].seq, r->fl.log[k].opclass, r->fl.log[k].sector, r->fl.log[k].nr, r->fl.log[k].status);
 		}
-		if (!xc_cause(sr->err, v.explicit_, st->op == OP_FAULT || st->op == OP_UNFAULT,
-			      (unsigned long)r->fl.nlog, sr->msg, sizeof(sr->msg)))
-			sr->pass = 0;
+		/* the cross-checks: every attributed fault left a set on its
+		 * inode, the trace agrees with the model's cursor move, an error
+		 * has a logged fault behind it */
+		xs.err = sr->err;
+		xs.explicit_ = v.explicit_;
+		xs.fault_op = st->op == OP_FAULT || st->op == OP_UNFAULT;
+		xs.nlog = (unsigned long)r->fl.nlog;
+		xs.traced = cfg->tracefs != NULL;
+		xs.sb_traced = sb_trace > 0;
+		xs.attr = attr;
+		xs.cursor = pred.valid && pred.inode >= 0 && r->in[pred.inode].known;
+		xs.pred_ino = xs.cursor ? r->in[pred.inode].ino : 0;
+		xs.pred = pred;
+		xc_ok = xc_step(&xs, ev, nev, sr->msg, sizeof(sr->msg));
+		sr->pass &= xc_ok;
+		if (evd_on)
+			evidence_step(&evd, &(struct evidence_step){
+				.xs = &xs, .xc_ok = xc_ok, .op = op_names[st->op], .proc = st->proc,
+				.what = what, .proc_index = proc_index(r, st->proc), .t0 = t0, .t1 = t1,
+				.ret = (int)sr->ret, .faults = r->fl.log + log_lo,
+				.nfaults = (size_t)(r->fl.nlog - log_lo), .trace = trace_text });
 		if (st->op != OP_OPEN && st->op != OP_REOPEN)
 			model_update(r, st, sr, &ar);
 		if (!sr->pass) {
@@ -518,8 +545,12 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		res->verdict = R_FAIL;
 out:
 	teardown(r);
+	if (evd_on && evidence_close(&evd, inst->id, fs_names[inst->fs], inst->status, cfg->seed,
+				     cfg->tracefs != NULL, sb_trace > 0))
+		fprintf(stderr, "wberr-run: evidence of %s in %s is incomplete\n", inst->id, evd.dir);
+	free(trace_text);
 	free(ev);
-	free(iev);
+	free(attr);
 	faults_free(&r->fl);
 	free(r);
 	res->secs = now_s() - t0;

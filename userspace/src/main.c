@@ -3,9 +3,11 @@
  * wberr-run: run YAML writeback-error scenarios against dm-wberr and judge
  * every sync result against the errseq model.  See scenarios/README.md.
  */
+#include "evidence.h"
 #include "exec.h"
 #include "wb_names.h"
 #include "parse.h"
+#include "replay.h"
 #include "report.h"
 #include "sys.h"
 #include "wb_sys.h"
@@ -23,6 +25,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: wberr-run [options] SCENARIO_FILE_OR_DIR...\n"
+		"       wberr-run --replay EVIDENCE_DIR   (on the host: no device needed)\n"
 		"  --list            print the instances (fs/name[status]) and exit\n"
 		"  --check           parse and validate only\n"
 		"  --filter GLOB     run only instances whose id matches GLOB or equals it;\n"
@@ -33,6 +36,12 @@ static void usage(FILE *f)
 		"  --disk DEV        scratch disk (default: first of $WBERR_DISKS)\n"
 		"  --mnt DIR         mount point (default /mnt/wberr)\n"
 		"  --tracefs DIR     tracefs root (default /sys/kernel/tracing; 'none' disables)\n"
+		"  --evidence DIR    record what each instance's cross-checks judged in\n"
+		"                    DIR/<instance id, [/] as _>/ (docs/architecture.md, Evidence)\n"
+		"  --evidence-failed DIR  the same, keeping only the instances that failed\n"
+		"  --replay DIR      judge recorded evidence again (one instance's directory or\n"
+		"                    an --evidence DIR): TAP, exit 1 on a cross-check failure,\n"
+		"                    2 on unreadable evidence\n"
 		"  --verbose         log every step and command on stderr\n"
 		"Exit status: 0 when every instance passed, 1 when one failed, 2 on usage or scenario errors.\n");
 }
@@ -45,11 +54,15 @@ int main(int argc, char **argv)
 		{ "results", required_argument, NULL, 'r' },
 		{ "disk", required_argument, NULL, 'd' }, { "mnt", required_argument, NULL, 'm' },
 		{ "tracefs", required_argument, NULL, 't' }, { "verbose", no_argument, NULL, 'v' },
+		{ "evidence", required_argument, NULL, 'e' },
+		{ "evidence-failed", required_argument, NULL, 'E' },
+		{ "replay", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' }, { 0 }
 	};
 	struct exec_cfg cfg = { .mnt = "/mnt/wberr", .tracefs = "/sys/kernel/tracing",
 				.dmname = "wberr-run", .seed = 1 };
-	const char *filters[64], *results = NULL;
+	const char *filters[64], *results = NULL, *replay = NULL;
+	int evidence_failed = 0;
 	int nfilters = 0, list = 0, check = 0, c, ninst, nsel = 0, failed = 0;
 	struct scenario_set set = { 0 };
 	struct run_info ri = { 0 };
@@ -88,10 +101,15 @@ int main(int argc, char **argv)
 		case 'm': cfg.mnt = optarg; break;
 		case 't': cfg.tracefs = strcmp(optarg, "none") ? optarg : NULL; break;
 		case 'v': cfg.verbose = sys_verbose = 1; break;
+		case 'e': cfg.evidence = optarg; evidence_failed = 0; break;
+		case 'E': cfg.evidence = optarg; evidence_failed = 1; break;
+		case 'R': replay = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
+	if (replay)
+		return replay_path(replay, stdout, cfg.verbose);
 	if (optind >= argc) {
 		usage(stderr);
 		return 2;
@@ -145,6 +163,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "== %s\n", sel[i]->id);
 		exec_instance(&cfg, sel[i], &res[i]);
 		failed += res[i].verdict == R_FAIL;
+		if (evidence_failed && res[i].verdict != R_FAIL)
+			evidence_remove(cfg.evidence, sel[i]->id);
 		report_tap_result(stdout, i + 1, &res[i]);
 	}
 	wb_flusher_restore();

@@ -76,7 +76,7 @@ int wbs_files_add(struct wbs_files *fs, unsigned int idx, int fd,
 
 int wbs_files_save(const struct wbs_files *fs, const char *dir)
 {
-	FILE *f = wbs_fopen_in(dir, "files.txt", "we");
+	FILE *f = wb_fopen_in(dir, "files.txt", "we");
 	unsigned int i;
 	size_t j;
 

@@ -4,6 +4,7 @@
 #include "wb_faultlog.h"
 #include "wb_names.h"
 #include "util.h"
+#include "wb_sys.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -37,12 +38,9 @@ void wbs_faults_event(struct wbs_faults *fp, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(fp->log, "event %" PRIu64 " ", wbs_now_ns());
 	va_start(ap, fmt);
-	vfprintf(fp->log, fmt, ap);
+	wb_faultlog_vput_event(fp->log, wbs_now_ns(), fmt, ap);
 	va_end(ap);
-	fputc('\n', fp->log);
-	fflush(fp->log);
 }
 
 int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
@@ -54,7 +52,7 @@ int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
 	fp->cfg = *cfg;
 	fp->files = files;
 	wbs_rng_seed(&fp->rng, cfg->seed, 0xfa017);
-	fp->log = wbs_fopen_in(dir, "faults.txt", "we");
+	fp->log = wb_fopen_in(dir, "faults.txt", "we");
 	if (!fp->log)
 		return -1;
 	fp->resp = wbs_xcalloc(RESP_LEN, 1);
@@ -308,9 +306,8 @@ int wbs_faults_drain(struct wbs_faults *fp, int bounded)
 			if (f.seq < fp->next_seq)
 				continue;
 			if (f.seq > fp->next_seq)
-				fprintf(fp->log, "gap %u %" PRIu64 " %" PRIu64 "\n",
-					fp->epoch, fp->next_seq, f.seq);
-			fprintf(fp->log, "fault %u %s\n", fp->epoch, line);
+				wb_faultlog_put_gap(fp->log, fp->epoch, fp->next_seq, f.seq);
+			wb_faultlog_put_fault(fp->log, fp->epoch, &f);
 			fp->next_seq = f.seq + 1;
 			got++;
 		}

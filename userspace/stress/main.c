@@ -9,6 +9,7 @@
 #include "oracle.h"
 #include "runner.h"
 #include "util.h"
+#include "wb_sys.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -89,12 +90,12 @@ static int cmd_run(int argc, char **argv)
 
 /* ---- mutations: prove on real data that the oracle catches each kind */
 
-static struct wbs_rec *first_error(struct wbs_oracle_in *in)
+static struct wb_rec *first_error(struct wbs_oracle_in *in)
 {
 	size_t i;
 
 	for (i = 0; i < in->recs.n; i++)
-		if (wbs_op_is_fsync_family(in->recs.v[i].op) &&
+		if (wb_rec_op_is_fsync(in->recs.v[i].op) &&
 		    in->recs.v[i].ret < 0)
 			return &in->recs.v[i];
 	return NULL;
@@ -104,7 +105,7 @@ static struct wbs_rec *first_error(struct wbs_oracle_in *in)
  * none of the advances of that fd from then on happened. */
 static int mutate_lost(struct wbs_oracle_in *in)
 {
-	struct wbs_rec *r = first_error(in);
+	struct wb_rec *r = first_error(in);
 	struct wbs_trace *t = &in->trace;
 	size_t i;
 
@@ -127,15 +128,15 @@ static int mutate_double(struct wbs_oracle_in *in)
 	size_t i, k;
 
 	for (i = 0; i < in->recs.n; i++) {
-		struct wbs_rec *r = &in->recs.v[i];
+		struct wb_rec *r = &in->recs.v[i];
 
-		if (!wbs_op_is_fsync_family(r->op) || r->ret >= 0)
+		if (!wb_rec_op_is_fsync(r->op) || r->ret >= 0)
 			continue;
 		for (k = i + 1; k < in->recs.n; k++) {
-			struct wbs_rec *n = &in->recs.v[k];
+			struct wb_rec *n = &in->recs.v[k];
 
 			if (n->proc != r->proc || n->fdi != r->fdi ||
-			    !wbs_op_is_fsync_family(n->op))
+			    !wb_rec_op_is_fsync(n->op))
 				continue;
 			if (n->ret < 0)
 				break;
@@ -150,7 +151,7 @@ static int mutate_double(struct wbs_oracle_in *in)
 static int mutate(struct wbs_oracle_in *in, const char *kind,
 		  enum wbs_vkind *expect)
 {
-	struct wbs_rec *r;
+	struct wb_rec *r;
 
 	if (!strcmp(kind, "returned-0")) {
 		*expect = WBS_V_ADVANCED_NO_ERROR;
@@ -175,7 +176,7 @@ static int mutate(struct wbs_oracle_in *in, const char *kind,
 		/* syncfs never reports anything */
 		*expect = WBS_V_LOST;
 		for (i = 0; i < in->recs.n; i++)
-			if (in->recs.v[i].op == WBS_OP_SYNCFS && in->recs.v[i].ret < 0) {
+			if (in->recs.v[i].op == WB_REC_SYNCFS && in->recs.v[i].ret < 0) {
 				in->recs.v[i].ret = 0;
 				in->recs.v[i].err = 0;
 				n++;
@@ -226,13 +227,13 @@ static int cmd_check(int argc, char **argv)
 	if (!mut) {
 		size_t i;
 
-		sf = wbs_fopen_in(dir, "records.txt", "we");
+		sf = wb_fopen_in(dir, "records.txt", "we");
 		if (sf) {
 			for (i = 0; i < in.recs.n; i++)
-				wbs_rec_print(sf, &in.recs.v[i]);
+				wb_rec_print(sf, &in.recs.v[i]);
 			fclose(sf);
 		}
-		sf = wbs_fopen_in(dir, "summary.txt", "we");
+		sf = wb_fopen_in(dir, "summary.txt", "we");
 		if (sf) {
 			wbs_oracle_summary(&out, sf, "");
 			fclose(sf);

@@ -87,7 +87,7 @@ int wbs_oracle_load(struct wbs_oracle_in *in, const char *dir)
 		wbs_warn(1, "%s/files.txt", dir);
 		return -1;
 	}
-	if (wbs_recs_load(&in->recs, dir)) {
+	if (wb_recs_load(&in->recs, dir)) {
 		wbs_warn(1, "%s/recs.*.bin", dir);
 		return -1;
 	}
@@ -106,7 +106,7 @@ int wbs_oracle_load(struct wbs_oracle_in *in, const char *dir)
 void wbs_oracle_free(struct wbs_oracle_in *in)
 {
 	wbs_files_free(&in->files);
-	wbs_recs_free(&in->recs);
+	wb_recs_free(&in->recs);
 	wbs_trace_free(&in->trace);
 	wb_faultlog_free(&in->faults);
 }
@@ -286,12 +286,12 @@ static void print_context(struct ctx *c, uint64_t ino, uint32_t pid,
  * @ino/@center_ns pick the trace context, @file the fault to show.
  */
 static void violate(struct ctx *c, enum wbs_vkind kind, const struct fdst *d,
-		    const struct wbs_rec *r, int file, uint64_t ino,
+		    const struct wb_rec *r, int file, uint64_t ino,
 		    uint64_t center_ns, const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
 
 static void violate(struct ctx *c, enum wbs_vkind kind, const struct fdst *d,
-		    const struct wbs_rec *r, int file, uint64_t ino,
+		    const struct wb_rec *r, int file, uint64_t ino,
 		    uint64_t center_ns, const char *fmt, ...)
 {
 	const struct wb_fault *ft;
@@ -312,7 +312,7 @@ static void violate(struct ctx *c, enum wbs_vkind kind, const struct fdst *d,
 			c->in->files.path[d->file] : "?", d->ino);
 	if (r) {
 		fputs("    call: ", c->f);
-		wbs_rec_print(c->f, r);
+		wb_rec_print(c->f, r);
 	}
 	ft = fault_before(c, file, center_ns + c->gran);
 	if (ft)
@@ -327,14 +327,14 @@ static void violate(struct ctx *c, enum wbs_vkind kind, const struct fdst *d,
 
 static void build_fds(struct ctx *c)
 {
-	const struct wbs_recs *rs = &c->in->recs;
+	const struct wb_recs *rs = &c->in->recs;
 	size_t i;
 
 	for (i = 0; i < rs->n; i++) {
-		const struct wbs_rec *r = &rs->v[i];
+		const struct wb_rec *r = &rs->v[i];
 		struct fdst *d;
 
-		if (r->op == WBS_OP_SUMMARY) {
+		if (r->op == WB_REC_SUMMARY) {
 			c->out->writes += r->ino;
 			c->out->write_errors += (unsigned long)r->err;
 			continue;
@@ -351,26 +351,26 @@ static void build_fds(struct ctx *c)
 			d->ino = r->ino;
 		}
 		switch (r->op) {
-		case WBS_OP_FSYNC:
-		case WBS_OP_FDATASYNC:
+		case WB_REC_FSYNC:
+		case WB_REC_FDATASYNC:
 			push(&d->fs, &d->nfs, i);
 			break;
-		case WBS_OP_SYNCFS:
+		case WB_REC_SYNCFS:
 			push(&d->sf, &d->nsf, i);
 			break;
-		case WBS_OP_WRITE_ERR:
+		case WB_REC_WRITE_ERR:
 			violate(c, WBS_V_WRITE, d, r, d->file, d->ino, r->t0,
 				"a buffered pwrite() failed (no fault can make it fail)");
 			break;
 		}
-		if (r->op == WBS_OP_FSYNC || r->op == WBS_OP_FDATASYNC ||
-		    r->op == WBS_OP_SYNCFS) {
+		if (r->op == WB_REC_FSYNC || r->op == WB_REC_FDATASYNC ||
+		    r->op == WB_REC_SYNCFS) {
 			c->out->syncs++;
 			c->out->syncs_by_op[r->op]++;
 			if (r->ret < 0) {
 				c->out->errors++;
 				c->out->errors_by_op[r->op]++;
-				if (r->phase == WBS_PHASE_SWEEP)
+				if (r->phase == WB_REC_PHASE_SWEEP)
 					c->out->sweep_errors++;
 			}
 		}
@@ -388,7 +388,7 @@ static long rec_of(const struct ctx *c, uint32_t proc, uint32_t seq)
 
 static void index_recs(struct ctx *c)
 {
-	const struct wbs_recs *rs = &c->in->recs;
+	const struct wb_recs *rs = &c->in->recs;
 	size_t i;
 
 	c->nproc = c->nseq = 0;
@@ -409,13 +409,13 @@ static void index_recs(struct ctx *c)
 static void map_markers(struct ctx *c)
 {
 	const struct wbs_trace *t = &c->in->trace;
-	const struct wbs_recs *rs = &c->in->recs;
+	const struct wb_recs *rs = &c->in->recs;
 	size_t i, nmark = 0, syncs = 0;
 
 	for (i = 0; i < rs->n; i++) {
 		c->bm[i] = c->em[i] = -1;
-		if (rs->v[i].op == WBS_OP_FSYNC || rs->v[i].op == WBS_OP_FDATASYNC ||
-		    rs->v[i].op == WBS_OP_SYNCFS)
+		if (rs->v[i].op == WB_REC_FSYNC || rs->v[i].op == WB_REC_FDATASYNC ||
+		    rs->v[i].op == WB_REC_SYNCFS)
 			syncs++;
 	}
 	for (i = 0; i < t->n; i++) {
@@ -444,13 +444,13 @@ static void map_markers(struct ctx *c)
 static void attribute_advances(struct ctx *c)
 {
 	const struct wbs_trace *t = &c->in->trace;
-	const struct wbs_recs *rs = &c->in->recs;
+	const struct wb_recs *rs = &c->in->recs;
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
 		const struct wbs_tev *e = &t->v[i];
 		const struct wbs_tev *m = NULL;
-		const struct wbs_rec *r = NULL;
+		const struct wb_rec *r = NULL;
 		struct fdst *d = NULL;
 		long ri = -1;
 		size_t k;
@@ -474,7 +474,7 @@ static void attribute_advances(struct ctx *c)
 			d = fd_of(c, r->proc, r->fdi);
 		}
 		if (!d || (e->type == WBS_TEV_ADVANCE ?
-			   !wbs_op_is_fsync_family(r->op) : r->op != WBS_OP_SYNCFS)) {
+			   !wb_rec_op_is_fsync(r->op) : r->op != WB_REC_SYNCFS)) {
 			violate(c, WBS_V_UNATTRIBUTED, NULL, NULL,
 				wbs_files_by_ino(&c->in->files, e->ino), e->ino,
 				ev_lo(c, e),
@@ -512,14 +512,14 @@ static void check_results(struct ctx *c, struct fdst *d, const size_t *calls,
 			  size_t ncalls, uint32_t *lvl, const char *cursor,
 			  int start_known)
 {
-	const struct wbs_recs *rs = &c->in->recs;
+	const struct wb_recs *rs = &c->in->recs;
 	const struct wbs_trace *t = &c->in->trace;
 	uint32_t cur = 0;	/* opened before any fault: sampled 0 */
 	size_t j;
 
 	for (j = 0; j < ncalls; j++) {
 		size_t ri = calls[j];
-		const struct wbs_rec *r = &rs->v[ri];
+		const struct wb_rec *r = &rs->v[ri];
 		unsigned int a, n = c->nadv[ri];
 		struct wb_inv_ev adv[MAX_ADV_PER_SYNC];
 
@@ -551,7 +551,7 @@ static void check_results(struct ctx *c, struct fdst *d, const size_t *calls,
 			violate(c, WBS_V_ADVANCED_NO_ERROR, d, r, d->file, d->ino,
 				ev_lo(c, e),
 				"%s advanced the fd's %s 0x%x -> 0x%x (%s) but returned 0",
-				wbs_op_name(r->op), cursor, e->old, e->new,
+				wb_rec_op_name(r->op), cursor, e->old, e->new,
 				wb_errno_name((int)(e->new & WB_ERRSEQ_MAX_ERRNO)));
 			break;
 		}
@@ -560,14 +560,14 @@ static void check_results(struct ctx *c, struct fdst *d, const size_t *calls,
 
 			violate(c, WBS_V_WRONG_ERRNO, d, r, d->file, d->ino,
 				ev_lo(c, e), "%s returned %s, the %s advanced to 0x%x (%s)",
-				wbs_op_name(r->op), wb_errno_name(r->err), cursor, e->new,
+				wb_rec_op_name(r->op), wb_errno_name(r->err), cursor, e->new,
 				wb_errno_name((int)(e->new & WB_ERRSEQ_MAX_ERRNO)));
 			break;
 		}
 		case WB_INV_NO_ADVANCE:
 			violate(c, WBS_V_NO_CAUSE, d, r, d->file, d->ino, r->t0,
 				"%s returned %s but did not advance the fd's %s (already reported, or not an errseq error)",
-				wbs_op_name(r->op), wb_errno_name(r->err), cursor);
+				wb_rec_op_name(r->op), wb_errno_name(r->err), cursor);
 			break;
 		default:
 			break;
@@ -591,7 +591,7 @@ static void check_fsync_results(struct ctx *c, struct fdst *d)
 static void check_fsync_lost(struct ctx *c, size_t si, uint32_t level)
 {
 	const struct wbs_tev *e = &c->in->trace.v[si];
-	const struct wbs_recs *rs = &c->in->recs;
+	const struct wb_recs *rs = &c->in->recs;
 	size_t k, j;
 
 	for (k = 0; k < c->nfds; k++) {
@@ -620,7 +620,7 @@ static void check_fsync_lost(struct ctx *c, size_t si, uint32_t level)
 			violate(c, WBS_V_LOST, d, &rs->v[d->fs[j]], d->file, d->ino,
 				rs->v[d->fs[j]].t0,
 				"error instance %u was recorded on the mapping before this %s started (%s), the fd's cursor stayed at instance %u",
-				level, wbs_op_name(rs->v[d->fs[j]].op), e->line,
+				level, wb_rec_op_name(rs->v[d->fs[j]].op), e->line,
 				d->lvl[j]);
 		}
 	}
@@ -708,7 +708,7 @@ static void check_faults(struct ctx *c)
  */
 static void check_syncfs(struct ctx *c, struct fdst *d)
 {
-	const struct wbs_recs *rs = &c->in->recs;
+	const struct wb_recs *rs = &c->in->recs;
 	const struct wbs_trace *t = &c->in->trace;
 	uint64_t slack = c->in->meta.sb_margin_ns + c->gran;
 	long prev_b = -1, prev_e = -1;
@@ -716,7 +716,7 @@ static void check_syncfs(struct ctx *c, struct fdst *d)
 
 	for (j = 0; j < d->nsf; j++) {
 		size_t ri = d->sf[j];
-		const struct wbs_rec *r = &rs->v[ri];
+		const struct wb_rec *r = &rs->v[ri];
 		long b = c->bm[ri], e = c->em[ri];
 		long must = -1, cause = -1;
 
@@ -845,8 +845,8 @@ void wbs_oracle_summary(const struct wbs_oracle_out *o, FILE *f,
 	unsigned int k;
 
 	fprintf(f, "%sfds=%lu writes=%lu syncs=%lu (fsync=%lu fdatasync=%lu syncfs=%lu) loop_s=%.1f ops=%lu ops_per_s=%.1f\n",
-		prefix, o->fds, o->writes, o->syncs, o->syncs_by_op[WBS_OP_FSYNC],
-		o->syncs_by_op[WBS_OP_FDATASYNC], o->syncs_by_op[WBS_OP_SYNCFS],
+		prefix, o->fds, o->writes, o->syncs, o->syncs_by_op[WB_REC_FSYNC],
+		o->syncs_by_op[WB_REC_FDATASYNC], o->syncs_by_op[WB_REC_SYNCFS],
 		o->loop_s, ops, o->loop_s > 0 ? (double)ops / o->loop_s : 0.0);
 	fprintf(f, "%sfaults_injected=%lu faults_on_test_files=%lu by status:",
 		prefix, o->faults, o->faults_on_files);
@@ -855,8 +855,8 @@ void wbs_oracle_summary(const struct wbs_oracle_out *o, FILE *f,
 			fprintf(f, " %s:%lu", wb_statuses[k].name, o->fault_status[k]);
 	fputc('\n', f);
 	fprintf(f, "%serrors_reported=%lu (fsync=%lu fdatasync=%lu syncfs=%lu, in final sweep %lu) errseq_sets=%lu cursor_advances=%lu set_fd_pairs_checked=%lu syncfs_checked=%lu syncfs_must_fail=%lu\n",
-		prefix, o->errors, o->errors_by_op[WBS_OP_FSYNC],
-		o->errors_by_op[WBS_OP_FDATASYNC], o->errors_by_op[WBS_OP_SYNCFS],
+		prefix, o->errors, o->errors_by_op[WB_REC_FSYNC],
+		o->errors_by_op[WB_REC_FDATASYNC], o->errors_by_op[WB_REC_SYNCFS],
 		o->sweep_errors, o->sets, o->advances, o->checked_pairs,
 		o->syncfs_checked, o->syncfs_armed);
 	fprintf(f, "%sviolations=%lu", prefix, o->nviolations);

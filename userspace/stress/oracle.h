@@ -23,7 +23,7 @@
 
 #include "extents.h"
 #include "wb_faultlog.h"
-#include "rec.h"
+#include "wb_rec.h"
 #include "trace.h"
 
 struct wbs_meta {
@@ -58,7 +58,7 @@ const char *wbs_vkind_name(unsigned int k);
 struct wbs_oracle_in {
 	struct wbs_meta meta;
 	struct wbs_files files;
-	struct wbs_recs recs;
+	struct wb_recs recs;
 	struct wbs_trace trace;
 	struct wb_faultlog faults;
 };
@@ -67,8 +67,8 @@ struct wbs_oracle_out {
 	unsigned long violations[WBS_V_NR];
 	unsigned long nviolations;
 	/* what the run did */
-	unsigned long fds, syncs, syncs_by_op[WBS_OP_NR];
-	unsigned long errors, errors_by_op[WBS_OP_NR], sweep_errors;
+	unsigned long fds, syncs, syncs_by_op[WB_REC_NR];
+	unsigned long errors, errors_by_op[WB_REC_NR], sweep_errors;
 	unsigned long writes, write_errors;
 	unsigned long faults, faults_on_files, fault_status[32];
 	unsigned long sets, advances, checked_pairs, syncfs_checked, syncfs_armed;

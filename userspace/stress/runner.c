@@ -4,6 +4,7 @@
 #include "faults.h"
 #include "tracefs.h"
 #include "util.h"
+#include "wb_sys.h"
 #include "worker.h"
 
 #include <errno.h>
@@ -165,7 +166,7 @@ static int write_meta(const struct wbs_run_cfg *cfg, dev_t dev,
 		      const int *fio_rc, const struct wbs_faults *fp,
 		      unsigned int workers_failed)
 {
-	FILE *f = wbs_fopen_in(cfg->out, "meta.txt", "we");
+	FILE *f = wb_fopen_in(cfg->out, "meta.txt", "we");
 	unsigned int i;
 
 	if (!f)

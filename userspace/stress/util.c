@@ -72,11 +72,3 @@ void wbs_warn(int with_errno, const char *fmt, ...)
 	fputc('\n', stderr);
 	errno = e;
 }
-
-FILE *wbs_fopen_in(const char *dir, const char *name, const char *mode)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return fopen(path, mode);
-}

@@ -22,7 +22,5 @@ char *wbs_xstrdup(const char *s);
 void wbs_warn(int with_errno, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* whole-file reads and writes: lib/c's wb_sys */
-FILE *wbs_fopen_in(const char *dir, const char *name, const char *mode);
 
 #endif

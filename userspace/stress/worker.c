@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "worker.h"
-#include "rec.h"
+#include "wb_rec.h"
 #include "rng.h"
 #include "util.h"
 #include "wb_trace.h"
@@ -16,7 +16,7 @@
 
 struct wstate {
 	const struct wbs_worker_cfg *cfg;
-	struct wbs_rec_writer w;
+	struct wb_rec_writer w;
 	struct wbs_rng rng;
 	int fd[WBS_MAX_FDS];
 	int marker;
@@ -27,7 +27,7 @@ struct wstate {
 static void record(struct wstate *s, unsigned int fdi, unsigned int op,
 		   uint64_t t0, uint64_t t1, int ret, int err, unsigned int phase)
 {
-	struct wbs_rec r = {
+	struct wb_rec r = {
 		.t0 = t0, .t1 = t1, .ino = s->ino[fdi], .pid = (uint32_t)getpid(),
 		.ret = ret, .err = ret < 0 ? err : 0,
 		.proc = (uint16_t)s->cfg->proc,
@@ -35,7 +35,7 @@ static void record(struct wstate *s, unsigned int fdi, unsigned int op,
 		.op = (uint8_t)op, .phase = (uint8_t)phase,
 	};
 
-	wbs_rec_put(&s->w, &r);
+	wb_rec_put(&s->w, &r);
 }
 
 static void mark(struct wstate *s, char what, unsigned int fdi)
@@ -61,9 +61,9 @@ static void do_sync(struct wstate *s, unsigned int fdi, unsigned int op,
 
 	mark(s, 'B', fdi);
 	t0 = wbs_now_ns();
-	if (op == WBS_OP_FSYNC)
+	if (op == WB_REC_FSYNC)
 		ret = fsync(s->fd[fdi]);
-	else if (op == WBS_OP_FDATASYNC)
+	else if (op == WB_REC_FDATASYNC)
 		ret = fdatasync(s->fd[fdi]);
 	else
 		ret = syncfs(s->fd[fdi]);
@@ -93,8 +93,8 @@ static void do_write(struct wstate *s, unsigned int fdi, char *buf)
 	s->writes++;
 	if (n != (ssize_t)len) {
 		s->write_errors++;
-		record(s, fdi, WBS_OP_WRITE_ERR, t0, wbs_now_ns(), -1,
-		       n < 0 ? errno : EIO, WBS_PHASE_LOOP);
+		record(s, fdi, WB_REC_WRITE_ERR, t0, wbs_now_ns(), -1,
+		       n < 0 ? errno : EIO, WB_REC_PHASE_LOOP);
 	}
 }
 
@@ -124,7 +124,7 @@ int wbs_worker_main(const struct wbs_worker_cfg *cfg)
 	unsigned int i;
 	char *buf;
 
-	if (wbs_rec_open(&s.w, cfg->outdir, cfg->proc)) {
+	if (wb_rec_open(&s.w, cfg->outdir, cfg->proc)) {
 		wbs_warn(1, "worker %u: records", cfg->proc);
 		return 2;
 	}
@@ -150,8 +150,8 @@ int wbs_worker_main(const struct wbs_worker_cfg *cfg)
 			return 2;
 		}
 		s.ino[i] = st.st_ino;
-		record(&s, i, WBS_OP_OPEN, t0, wbs_now_ns(), s.fd[i], 0,
-		       WBS_PHASE_LOOP);
+		record(&s, i, WB_REC_OPEN, t0, wbs_now_ns(), s.fd[i], 0,
+		       WB_REC_PHASE_LOOP);
 	}
 	signal_byte(cfg->ready_fd);
 	if (wait_eof(cfg->go_fd))
@@ -166,11 +166,11 @@ int wbs_worker_main(const struct wbs_worker_cfg *cfg)
 		if (r < 55)
 			do_write(&s, fdi, buf);
 		else if (r < 75)
-			do_sync(&s, fdi, WBS_OP_FSYNC, WBS_PHASE_LOOP);
+			do_sync(&s, fdi, WB_REC_FSYNC, WB_REC_PHASE_LOOP);
 		else if (r < 94)
-			do_sync(&s, fdi, WBS_OP_FDATASYNC, WBS_PHASE_LOOP);
+			do_sync(&s, fdi, WB_REC_FDATASYNC, WB_REC_PHASE_LOOP);
 		else
-			do_sync(&s, fdi, WBS_OP_SYNCFS, WBS_PHASE_LOOP);
+			do_sync(&s, fdi, WB_REC_SYNCFS, WB_REC_PHASE_LOOP);
 	}
 	signal_byte(cfg->done_fd);
 
@@ -179,26 +179,26 @@ int wbs_worker_main(const struct wbs_worker_cfg *cfg)
 	if (wait_eof(cfg->sweep_fd))
 		return 2;
 	for (i = 0; i < cfg->nfds; i++) {
-		do_sync(&s, i, WBS_OP_FSYNC, WBS_PHASE_SWEEP);
-		do_sync(&s, i, WBS_OP_SYNCFS, WBS_PHASE_SWEEP);
+		do_sync(&s, i, WB_REC_FSYNC, WB_REC_PHASE_SWEEP);
+		do_sync(&s, i, WB_REC_SYNCFS, WB_REC_PHASE_SWEEP);
 	}
 	{
 		uint64_t ms = (wbs_now_ns() - loop_start) / 1000000;
-		struct wbs_rec sum = {
+		struct wb_rec sum = {
 			.t0 = loop_start, .t1 = deadline, .ino = s.writes,
 			.pid = (uint32_t)getpid(), .ret = (int32_t)s.syncs,
 			.err = (int32_t)(s.write_errors + s.marker_errors),
 			.proc = (uint16_t)cfg->proc,
 			.file = (uint16_t)(ms / 1000 > 65535 ? 65535 : ms / 1000),
-			.op = WBS_OP_SUMMARY,
+			.op = WB_REC_SUMMARY,
 		};
 
-		wbs_rec_put(&s.w, &sum);
+		wb_rec_put(&s.w, &sum);
 	}
 	for (i = 0; i < cfg->nfds; i++)
 		close(s.fd[i]);
 	if (s.marker >= 0)
 		close(s.marker);
 	free(buf);
-	return wbs_rec_close(&s.w) ? 2 : 0;
+	return wb_rec_close(&s.w) ? 2 : 0;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "wb_faultlog.h"
@@ -80,12 +81,58 @@ static void test_recorded(void)
 	is_int(-1, wb_faultlog_load(&fl, path), "a missing file is an error");
 }
 
+/* the writer's lines read back by the parser: the round trip faults.txt
+ * makes from wberr-stress and wberr-run to their judges */
+static void test_writer(void)
+{
+	const char *lines[] = { "3 1234567 1 write - 2048 128 timeout",
+				"4 1234999 2 flush preflush 0 0 ioerr",
+				"5 1235000 1 write fua 4096 8 nexus",
+				"6 1235001 1 write - 64 8 ok" };
+	struct wb_faultlog fl = { 0 };
+	char *text = NULL, buf[256];
+	size_t len = 0;
+	struct wb_fault f;
+	int same = 1;
+	FILE *out = open_memstream(&text, &len);
+
+	wb_faultlog_put_event(out, 100, "step %d", 0);
+	for (int i = 0; i < 4; i++) {
+		wb_fault_parse(lines[i], &f);
+		if (i == 2)
+			wb_faultlog_put_gap(out, 1, 4, 5);
+		wb_faultlog_put_fault(out, i < 2 ? 0 : 1, &f);
+		is_int((int)strlen(lines[i]), wb_fault_format(buf, sizeof(buf), &f),
+		       "format %d: the length", i);
+		is_str(lines[i], buf, "format %d: the line the target printed", i);
+	}
+	is_int(-1, wb_fault_format(buf, 8, &f), "a line that does not fit is refused");
+	fclose(out);
+	is_str("event 100 step 0\n"
+	       "fault 0 3 1234567 1 write - 2048 128 timeout\n"
+	       "fault 0 4 1234999 2 flush preflush 0 0 ioerr\n"
+	       "gap 1 4 5\n"
+	       "fault 1 5 1235000 1 write fua 4096 8 nexus\n"
+	       "fault 1 6 1235001 1 write - 64 8 ok\n", text, "faults.txt as written");
+	is_int(4, wb_faultlog_add_recorded(&fl, text), "and read back: four faults");
+	for (size_t i = 0; i < fl.n; i++) {
+		wb_fault_parse(lines[i], &f);
+		f.epoch = i < 2 ? 0 : 1;
+		same &= !memcmp(&f, &fl.v[i], sizeof(f));
+	}
+	ok(same, "each the same as the line it was written from");
+	is_int(1, (int)fl.gaps, "the gap counted");
+	wb_faultlog_free(&fl);
+	free(text);
+}
+
 int main(void)
 {
 	struct wb_fault f;
 
 	test_response();
 	test_recorded();
+	test_writer();
 
 	is_int(0, wb_fault_parse("7 123456 3 write SYNC 2048 8 timeout", &f), "a line parses");
 	ok(f.seq == 7 && f.ns == 123456 && f.rule == 3 && f.sector == 2048 && f.nr == 8,

@@ -92,8 +92,8 @@ static void sync_call(struct ev *e, unsigned int us, unsigned int proc,
 		      unsigned int fdi, unsigned int file, unsigned int op,
 		      int ret, int err, unsigned int seq)
 {
-	struct wbs_recs *rs = &e->in.recs;
-	struct wbs_rec r = {
+	struct wb_recs *rs = &e->in.recs;
+	struct wb_rec r = {
 		.t0 = (uint64_t)us * 1000 + 10, .t1 = (uint64_t)us * 1000 + 90,
 		.ino = e->in.files.ino[file], .pid = 100 + proc, .seq = seq,
 		.ret = ret, .err = err, .proc = (uint16_t)proc, .file = (uint16_t)file,
@@ -122,9 +122,9 @@ static void open_recs(struct ev *e)
 	unsigned int p;
 
 	for (p = 0; p < 2; p++) {
-		struct wbs_rec r = { .t0 = 1000, .t1 = 2000, .ino = 10,
+		struct wb_rec r = { .t0 = 1000, .t1 = 2000, .ino = 10,
 				     .pid = 100 + p, .seq = 0, .proc = (uint16_t)p,
-				     .op = WBS_OP_OPEN };
+				     .op = WB_REC_OPEN };
 
 		e->in.recs.v = wbs_xrealloc(e->in.recs.v, e->in.recs.n + 1,
 					    sizeof(r));
@@ -163,30 +163,30 @@ static unsigned long run(const struct knobs *k, struct wbs_oracle_out *out)
 	t_mark(&e, 1200, 100, 'B', 0, 0, 1);
 	t_adv(&e, 1250, 100, 10, k->p0_jump ? 0x2005 : 0x0, 0x1005);
 	t_mark(&e, 1300, 100, 'E', 0, 0, 1);
-	sync_call(&e, 1200, 0, 0, 0, WBS_OP_FSYNC, k->p0_silent ? 0 : -1,
+	sync_call(&e, 1200, 0, 0, 0, WB_REC_FSYNC, k->p0_silent ? 0 : -1,
 		  k->p0_silent ? 0 : k->p0_errno ? k->p0_errno : EIO, 1);
 	/* proc 1 fsync */
 	t_mark(&e, 1400, 101, 'B', 1, 0, 1);
 	if (!k->p1_lost)
 		t_adv(&e, 1450, 101, 10, 0x0, 0x1005);
 	t_mark(&e, 1500, 101, 'E', 1, 0, 1);
-	sync_call(&e, 1400, 1, 0, 0, WBS_OP_FSYNC, k->p1_lost ? 0 : -1,
+	sync_call(&e, 1400, 1, 0, 0, WB_REC_FSYNC, k->p1_lost ? 0 : -1,
 		  k->p1_lost ? 0 : EIO, 1);
 	/* proc 0 second fsync: nothing new */
 	t_mark(&e, 1600, 100, 'B', 0, 0, 2);
 	t_mark(&e, 1700, 100, 'E', 0, 0, 2);
-	sync_call(&e, 1600, 0, 0, 0, WBS_OP_FSYNC, k->p0_double ? -1 : 0,
+	sync_call(&e, 1600, 0, 0, 0, WB_REC_FSYNC, k->p0_double ? -1 : 0,
 		  k->p0_double ? EIO : 0, 2);
 	/* proc 1 syncfs, the set is 8 ms before it: must fail */
 	t_mark(&e, 9500, 101, 'B', 1, 0, 2);
 	t_mark(&e, 9600, 101, 'E', 1, 0, 2);
-	sync_call(&e, 9500, 1, 0, 0, WBS_OP_SYNCFS, k->syncfs_lost ? 0 : -1,
+	sync_call(&e, 9500, 1, 0, 0, WB_REC_SYNCFS, k->syncfs_lost ? 0 : -1,
 		  k->syncfs_lost ? 0 : EIO, 2);
 	if (k->extra_fault)
 		fault(&e, 9000, 130, EIO);
 	tline(&e, "# entries-in-buffer/entries-written: 9/9   #P:1");
 	wbs_trace_parse(&e.in.trace, e.lines);
-	wbs_recs_sort(&e.in.recs);
+	wb_recs_sort(&e.in.recs);
 	v = wbs_oracle_check(&e.in, out, null ? null : stderr, 50);
 	if (null)
 		fclose(null);
