@@ -4,10 +4,15 @@
  * trace_marker writes:
  *   <comm>-<pid> [cpu] flags <secs>.<usecs>: <event>: <fields>
  *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x..      (stock 6.12:
- *                       errseq= is the value BEFORE errseq_set)
- *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x.. old=0x.. errno=N ...
- *                       (kernel/patches/0004: errseq= is the NEW value)
+ *                       errseq= is errseq_set()'s return, the value BEFORE)
+ *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x.. errno=N
+ *                       (kernel/patches/0004: errseq= as stock, errno= the
+ *                       error recorded)
+ *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x.. old=0x.. errno=N seq=N
+ *                       (0004 before issue 14: errseq= was the NEW value and
+ *                       old= the one before; still parsed, for old traces)
  *   file_check_and_advance_wb_err: file=.. dev=M:m ino=0x.. old=0x.. new=0x..
+ *                       (0004 adds errno=N seq=N, decoded from new=)
  *   file_check_and_advance_sb_err: same fields (patch 0004, syncfs)
  *   tracing_mark_write: <text>
  */
@@ -27,8 +32,8 @@ struct wb_tev {
 	uint64_t ino;
 	uint32_t errseq;	/* SET: errseq= as printed */
 	uint32_t old, new;	/* SET: the value before errseq_set (old= when printed,
-				 * else errseq=) and, with patch 0004, after it;
-				 * ADVANCE: the cursor's */
+				 * else errseq=) and, in the form with old=, after it
+				 * (else 0); ADVANCE: the cursor's */
 	int err;		/* SET with patch 0004: the errno recorded; else -1 */
 	char file[24];		/* ADVANCE: hashed struct file pointer */
 	char mark[64];		/* MARK: the text written */

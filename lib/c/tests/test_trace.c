@@ -13,10 +13,14 @@ int main(void)
 	   e.minor == 0 && e.ino == 0xc, "its head, dev and inode");
 	ok(e.errseq == 0x1005 && e.old == 0x1005 && e.new == 0 && e.err == -1,
 	   "stock: errseq= is the old value, no errno");
-	is_int(0, wb_tev_parse("     kworker/0:1-9      [000] .....    11.000002: filemap_set_wb_err: dev=253:0 ino=0xd errseq=0x6e old=0x0 errno=110 seq=0", &e),
+	is_int(0, wb_tev_parse("     kworker/0:1-9      [000] .....    11.000002: filemap_set_wb_err: dev=253:0 ino=0xd errseq=0x1005 errno=110", &e),
 	       "patched set event");
+	ok(e.errseq == 0x1005 && e.old == 0x1005 && e.new == 0 && e.err == 110 && e.pid == 9,
+	   "patched: errseq= is the old value as in stock, errno= the error recorded");
+	is_int(0, wb_tev_parse("     kworker/0:1-9      [000] .....    11.000002: filemap_set_wb_err: dev=253:0 ino=0xd errseq=0x6e old=0x0 errno=110 seq=0", &e),
+	       "set event of the series before issue 14");
 	ok(e.errseq == 0x6e && e.old == 0 && e.new == 0x6e && e.err == 110 && e.pid == 9,
-	   "patched: errseq= is the new value, old= the old, errno= the error");
+	   "there errseq= is the new value, old= the old, errno= the error");
 	is_int(0, wb_tev_parse("     jbd2/dm-0-8-55      [000] .N...    10.081975: filemap_set_wb_err: dev=0:3 ino=0xfd00000 errseq=0x0", &e),
 	       "a comm with dashes");
 	is_int(55, e.pid, "the pid follows the last dash");
@@ -24,6 +28,9 @@ int main(void)
 	       "advance event");
 	ok(e.kind == WB_TEV_ADVANCE && e.old == 0 && e.new == 0x1005 && !strcmp(e.file, "(____ptrval____)"),
 	   "cursor old, new and file");
+	is_int(0, wb_tev_parse("       wberr-run-71      [000] .....    11.5: file_check_and_advance_wb_err: file=0000 dev=253:0 ino=0xd old=0x1005 new=0x306e errno=110 seq=1", &e),
+	       "patched advance event");
+	ok(e.kind == WB_TEV_ADVANCE && e.old == 0x1005 && e.new == 0x306e, "patched: old= and new= as in stock");
 	is_int(0, wb_tev_parse("       wberr-run-71      [000] .....    11.5: file_check_and_advance_sb_err: file=0000 dev=253:0 ino=0xd old=0x0 new=0x106e errno=110 seq=0", &e),
 	       "syncfs advance event (patch 0004)");
 	ok(e.kind == WB_TEV_SB_ADVANCE && e.new == 0x106e, "its kind and new value");
