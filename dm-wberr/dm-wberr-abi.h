@@ -7,9 +7,10 @@
  * disagree.  No kernel or libc includes: the errno names resolve in the
  * includer's errno.h.
  *
- * Define WBERR_ABI_STATUS(nr, name, sfx, err) and/or WBERR_ABI_OP(sfx, name)
- * before including it; each list is expanded once and the macro undefined,
- * so the file has no include guard on purpose.
+ * Define WBERR_ABI_STATUS(nr, name, sfx, err), WBERR_ABI_OP(sfx, name)
+ * and/or WBERR_ABI_FLAG(sfx, name) before including it; each list is
+ * expanded once and the macro undefined, so the file has no include guard
+ * on purpose.
  */
 
 /*
@@ -51,6 +52,26 @@ WBERR_ABI_OP(FLUSH,		flush)
 WBERR_ABI_OP(DISCARD,		discard)
 WBERR_ABI_OP(WRITE_ZEROES,	write_zeroes)
 #undef WBERR_ABI_OP
+#endif
+
+/*
+ * The bio flags the fault log prints and a rule's flags= matches, in the
+ * order the log prints them: the name, and the REQ_ suffix
+ * (include/linux/blk_types.h).
+ */
+#ifdef WBERR_ABI_FLAG
+WBERR_ABI_FLAG(SYNC,		sync)
+WBERR_ABI_FLAG(META,		meta)
+WBERR_ABI_FLAG(PRIO,		prio)
+WBERR_ABI_FLAG(FUA,		fua)
+WBERR_ABI_FLAG(PREFLUSH,	preflush)
+WBERR_ABI_FLAG(RAHEAD,		rahead)
+WBERR_ABI_FLAG(BACKGROUND,	background)
+WBERR_ABI_FLAG(NOWAIT,		nowait)
+WBERR_ABI_FLAG(IDLE,		idle)
+WBERR_ABI_FLAG(POLLED,		polled)
+WBERR_ABI_FLAG(NOUNMAP,		nounmap)
+#undef WBERR_ABI_FLAG
 #endif
 
 #ifndef WBERR_ABI_NR_STATUS

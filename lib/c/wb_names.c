@@ -82,6 +82,13 @@ const struct wb_name_val wb_op_names[] = {
 };
 const size_t wb_nr_ops = sizeof(wb_op_names) / sizeof(wb_op_names[0]) - 2;
 
+const char *const wb_bio_flag_names[] = {
+#define WBERR_ABI_FLAG(sfx, name) #name,
+#include "dm-wberr-abi.h"
+	NULL
+};
+const size_t wb_nr_bio_flags = sizeof(wb_bio_flag_names) / sizeof(wb_bio_flag_names[0]) - 1;
+
 void wb_op_format(unsigned int mask, char *buf, size_t len)
 {
 	size_t off = 0;

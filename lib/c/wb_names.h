@@ -57,6 +57,10 @@ extern const size_t wb_nr_ops;		/* six: "all" excluded */
 /* "write,fua", or "all" */
 void wb_op_format(unsigned int mask, char *buf, size_t len);
 
+/* the bio flags dm-wberr's log prints and flags= matches, NULL-terminated */
+extern const char *const wb_bio_flag_names[];
+extern const size_t wb_nr_bio_flags;
+
 /* flag tables; wb_name_lookup returns -1 when unknown */
 extern const struct wb_name_val wb_open_flag_names[];
 extern const struct wb_name_val wb_msync_flag_names[];
