@@ -3,11 +3,14 @@
  * dm-wberr: a device-mapper target that fails chosen bios with a chosen
  * blk_status_t.
  *
- * The target remaps like dm-linear.  Rules added at run time with
- * "dmsetup message" pick bios by op class and sector range, decide when to
- * fire (skip, every, count, seeded probability) and what to do (complete
- * with the status, complete with success without writing, or hold the bio
- * then fail it).  Every injected fault is recorded in a bounded log.
+ * The target remaps like dm-linear.  Rules, given in the table line or
+ * added at run time with "dmsetup message", pick bios by op class, sector
+ * range and bio flags, decide when to fire (skip, every, count, seeded
+ * probability) and what to do (complete with the status, complete with
+ * success without writing, optionally after holding the bio, or hold the
+ * bio and then pass it on).  A rule may split a bio at its range, so that
+ * only the sectors inside fail.  Every failed or dropped bio is recorded in
+ * a bounded log, and every firing in the wberr_fault tracepoint.
  *
  * See README.rst next to this file for the table, message and status
  * syntax.
@@ -28,6 +31,7 @@
 #include <linux/workqueue.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/refcount.h>
 
 /* dm-wberr-abi.h has no include guard: each include expands one list */
 #include "dm-wberr-abi.h"
@@ -46,6 +50,8 @@
 /* log entries copied out of the spinlock at a time */
 #define WBERR_LOG_BATCH		32
 #define WBERR_NR_STATUS		WBERR_ABI_NR_STATUS
+/* words of one table-line rule: <ops> <status> and one word per key */
+#define WBERR_RULE_MAX_WORDS	(2 + WBERR_NR_KEYS)
 
 /* Op classes a rule can match, in the bit order of dm-wberr-abi.h. */
 enum wberr_class {
@@ -78,19 +84,74 @@ static const char * const wberr_status_names[WBERR_NR_STATUS] = {
 #include "dm-wberr-abi.h"
 };
 
+/* The bio flags a rule can require or exclude, as the log prints them. */
+static const struct {
+	blk_opf_t flag;
+	const char *name;
+} wberr_flags[] = {
+#define WBERR_ABI_FLAG(sfx, name)	{ REQ_##sfx, #name },
+#include "dm-wberr-abi.h"
+};
+
+static void wberr_format_flags(blk_opf_t opf, char *buf, size_t len)
+{
+	unsigned int i;
+	size_t n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(wberr_flags); i++)
+		if (opf & wberr_flags[i].flag)
+			n += scnprintf(buf + n, len - n, "%s%s", n ? "|" : "",
+				       wberr_flags[i].name);
+	if (!n)
+		strscpy(buf, "-", len);
+}
+
+/* What a rule does with a bio once it fires (after delay_ms, if set). */
 enum wberr_action {
-	WBERR_ACT_FAIL,
-	WBERR_ACT_DROP,
-	WBERR_ACT_DELAY,
+	WBERR_ACT_FAIL,			/* complete with the status */
+	WBERR_ACT_DROP,			/* complete with success, unwritten */
+	WBERR_ACT_PASS,			/* remap: only with a delay */
+};
+
+static const char * const wberr_action_names[] = {
+	[WBERR_ACT_FAIL] = "fail",
+	[WBERR_ACT_DROP] = "drop",
+	[WBERR_ACT_PASS] = "pass",
+};
+
+enum wberr_key {
+	WBERR_KEY_SECTORS,
+	WBERR_KEY_SKIP,
+	WBERR_KEY_COUNT,
+	WBERR_KEY_EVERY,
+	WBERR_KEY_PROB,
+	WBERR_KEY_ACTION,
+	WBERR_KEY_FLAGS,
+	WBERR_KEY_SPLIT,
+	WBERR_NR_KEYS
+};
+
+static const char * const wberr_key_names[WBERR_NR_KEYS] = {
+	[WBERR_KEY_SECTORS]	= "sectors",
+	[WBERR_KEY_SKIP]	= "skip",
+	[WBERR_KEY_COUNT]	= "count",
+	[WBERR_KEY_EVERY]	= "every",
+	[WBERR_KEY_PROB]	= "prob",
+	[WBERR_KEY_ACTION]	= "action",
+	[WBERR_KEY_FLAGS]	= "flags",
+	[WBERR_KEY_SPLIT]	= "split",
 };
 
 struct wberr_rule {
 	struct rcu_head rcu;
 	unsigned int id;
 	unsigned int classes;		/* BIT(enum wberr_class) mask */
+	blk_opf_t flags_set;		/* flags the bio must carry */
+	blk_opf_t flags_clear;		/* flags it must not carry */
+	bool split;			/* fail only the sectors in range */
 	blk_status_t status;
 	enum wberr_action action;
-	unsigned int delay_ms;
+	unsigned int delay_ms;		/* 0: act at once */
 	u32 prob;			/* parts per million */
 	sector_t first;			/* inclusive, target-relative */
 	sector_t last;
@@ -116,9 +177,10 @@ struct wberr_range {
  */
 struct wberr_snapshot {
 	struct rcu_head rcu;
-	struct wberr_c *wc;		/* for the RCU callback's accounting */
+	struct wberr_rules *set;	/* for the RCU callback's accounting */
 	size_t size;			/* bytes, as allocated */
 	unsigned int nr;
+	unsigned int nr_split;		/* rules with split=1 */
 	struct wberr_rule **rules;			/* id order */
 	unsigned int nr_class[WBERR_NR_CLASSES];
 	struct wberr_range *index[WBERR_NR_CLASSES];	/* by first sector */
@@ -136,21 +198,35 @@ struct wberr_log_entry {
 	u8 status;
 };
 
+/*
+ * A rule set.  A target has its own, except that a table loaded with
+ * keep_rules shares the set of the live target it replaces, so that the
+ * rules (ids, counters) go on across the table swap without a gap.
+ */
+struct wberr_rules {
+	refcount_t ref;
+	struct wberr_snapshot __rcu *snap;
+	struct mutex lock;		/* serialises snapshot updates */
+	atomic_long_t snap_pending;	/* bytes of snapshots awaiting RCU */
+	unsigned int next_id;
+};
+
 struct wberr_c {
 	struct dm_dev *dev;
 	sector_t start;
 	struct dm_target *ti;
+	struct wberr_rules *rules;
 
-	/* table arguments, kept to echo them back in their original order */
+	/* the registry keep_rules searches (wberr_targets) */
+	struct list_head node;
+	struct mapped_device *md;
+	u64 resumed;			/* resume generation, 0 = never */
+
 	unsigned int log_size;
 	u64 seed;
+	/* the optional arguments as given, echoed by "dmsetup table" */
 	unsigned int nr_opt_args;
-	bool seed_first;
-
-	struct wberr_snapshot __rcu *snap;
-	struct mutex rules_lock;	/* serialises snapshot updates */
-	atomic_long_t snap_pending;	/* bytes of snapshots awaiting RCU */
-	unsigned int next_id;
+	char *opt_args;
 
 	atomic64_t draws;		/* PRNG stream position */
 
@@ -171,14 +247,26 @@ struct wberr_c {
 	struct workqueue_struct *wq;
 };
 
-/* Per-bio state, used only while a bio is held by a delay rule. */
+/* Per-bio state of a bio a rule fired for. */
 struct wberr_bio {
-	struct list_head list;
+	struct list_head list;		/* on wberr_c.delayed while held */
 	unsigned long expires;
 	unsigned long acct_start;	/* jiffies, from wberr_acct_start() */
 	bool acct;
+	enum wberr_action action;
 	blk_status_t status;
 };
+
+/*
+ * Every constructed target, so that a keep_rules constructor can find the
+ * live target it replaces (dm exports no way to look at the live table).
+ */
+static LIST_HEAD(wberr_targets);
+static DEFINE_MUTEX(wberr_targets_lock);
+static u64 wberr_resume_gen;		/* under wberr_targets_lock */
+
+#define CREATE_TRACE_POINTS
+#include "wberr_trace.h"
 
 /* ------------------------------------------------------------------------ */
 /* Parsing helpers                                                          */
@@ -224,15 +312,93 @@ static int wberr_parse_sector(const char *s, sector_t *res)
 static void wberr_delay_timer_fn(struct timer_list *t);
 static void wberr_delay_work_fn(struct work_struct *work);
 
+static int wberr_parse_rule(struct wberr_c *wc, const char *what,
+			    unsigned int argc, char **argv,
+			    struct wberr_rule *r);
+static int wberr_add_rule(struct wberr_c *wc, const char *what,
+			  struct wberr_rule *tmpl, unsigned int *id);
+static void wberr_put_rules(struct wberr_rules *set);
+
+static struct wberr_rules *wberr_new_rules(void)
+{
+	struct wberr_rules *set = kzalloc(sizeof(*set), GFP_KERNEL);
+
+	if (!set)
+		return NULL;
+	refcount_set(&set->ref, 1);
+	mutex_init(&set->lock);
+	set->next_id = 1;
+	return set;
+}
+
+/*
+ * keep_rules: share the rule set of the live wberr target that starts at
+ * the same sector of this device, the one resumed last (a table swap
+ * destroys the table it replaces only after resuming the new one).  Its
+ * rules must fit the new target.
+ */
+static int wberr_keep_rules(struct dm_target *ti, struct wberr_c *wc)
+{
+	struct wberr_c *live = NULL, *it;
+	struct wberr_snapshot *snap;
+	unsigned int i;
+	int r = 0;
+
+	mutex_lock(&wberr_targets_lock);
+	list_for_each_entry(it, &wberr_targets, node)
+		if (it->md == wc->md && it->ti->begin == ti->begin &&
+		    it->resumed && (!live || it->resumed > live->resumed))
+			live = it;
+	if (!live) {
+		mutex_unlock(&wberr_targets_lock);
+		ti->error = "keep_rules: no live wberr target starts at this sector of the device";
+		return -EINVAL;
+	}
+	mutex_lock(&live->rules->lock);
+	snap = rcu_dereference_protected(live->rules->snap,
+					 lockdep_is_held(&live->rules->lock));
+	for (i = 0; snap && i < snap->nr; i++) {
+		if (snap->rules[i]->last >= ti->len) {
+			DMERR("keep_rules: rule %u ends at %llu, past the new target (%llu)",
+			      snap->rules[i]->id,
+			      (unsigned long long)snap->rules[i]->last,
+			      (unsigned long long)ti->len);
+			ti->error = "keep_rules: a kept rule ends past the new target";
+			r = -EINVAL;
+			break;
+		}
+	}
+	if (!r) {
+		refcount_inc(&live->rules->ref);
+		wc->rules = live->rules;
+	}
+	mutex_unlock(&live->rules->lock);
+	mutex_unlock(&wberr_targets_lock);
+	return r;
+}
+
+/*
+ * The optional arguments: log_size <n>, seed <u64>, keep_rules, and
+ * rule <#words> <ops> <status> [<key>=<value>...], in any order.  Rules
+ * are added in the order given (ids from 1) and are active from the first
+ * bio after resume.  The words are kept to echo them back verbatim.
+ */
 static int wberr_parse_opt_args(struct dm_target *ti, struct wberr_c *wc,
 				struct dm_arg_set *as)
 {
 	static const struct dm_arg _args[] = {
-		{0, 4, "Invalid number of optional arguments (0, 2 or 4)"},
+		{0, 8192, "Invalid number of optional arguments"},
 	};
-	bool have_log_size = false, have_seed = false;
-	unsigned int argc;
-	const char *key, *val;
+	static const struct dm_arg _rule_words[] = {
+		{2, WBERR_RULE_MAX_WORDS,
+		 "Invalid rule word count (2 to 10: <ops> <status> [<key>=<value>...])"},
+	};
+	bool have_log_size = false, have_seed = false, keep = false;
+	unsigned int argc, nr_rules = 0, words, i, id;
+	char **opt_argv = as->argv + 1;
+	struct wberr_rule tmpl;
+	const char *key;
+	size_t len = 0;
 	u64 v;
 	int r;
 
@@ -242,23 +408,67 @@ static int wberr_parse_opt_args(struct dm_target *ti, struct wberr_c *wc,
 	r = dm_read_arg_group(_args, as, &argc, &ti->error);
 	if (r)
 		return r;
-	if (argc % 2) {
-		ti->error = "Optional arguments come in <key> <value> pairs";
-		return -EINVAL;
-	}
 	wc->nr_opt_args = argc;
+	for (i = 0; i < argc; i++)
+		len += strlen(opt_argv[i]) + 1;
+	if (argc) {
+		wc->opt_args = kzalloc(len, GFP_KERNEL);
+		if (!wc->opt_args) {
+			ti->error = "Cannot allocate the table arguments";
+			return -ENOMEM;
+		}
+		for (i = 0; i < argc; i++) {
+			if (i)
+				strcat(wc->opt_args, " ");
+			strcat(wc->opt_args, opt_argv[i]);
+		}
+	}
 
 	while (argc) {
 		key = dm_shift_arg(as);
-		val = dm_shift_arg(as);
-		argc -= 2;
+		argc--;
 
+		if (!strcmp(key, "keep_rules")) {
+			if (keep) {
+				ti->error = "Duplicate keep_rules";
+				return -EINVAL;
+			}
+			keep = true;
+			continue;
+		}
+		if (!argc) {
+			ti->error = "Missing value after an optional argument";
+			return -EINVAL;
+		}
+		if (!strcmp(key, "rule")) {
+			r = dm_read_arg(_rule_words, as, &words, &ti->error);
+			if (r)
+				return r;
+			if (words > --argc) {
+				ti->error = "A rule has fewer words than its count";
+				return -EINVAL;
+			}
+			memset(&tmpl, 0, sizeof(tmpl));
+			r = wberr_parse_rule(wc, "rule", words, as->argv, &tmpl);
+			if (!r)
+				r = wberr_add_rule(wc, "rule", &tmpl, &id);
+			if (r) {
+				ti->error = "Invalid rule (the reason is in the kernel log)";
+				return r;
+			}
+			dm_consume_args(as, words);
+			argc -= words;
+			nr_rules++;
+			continue;
+		}
+
+		argc--;
 		if (!strcmp(key, "log_size")) {
 			if (have_log_size) {
 				ti->error = "Duplicate log_size";
 				return -EINVAL;
 			}
-			if (wberr_parse_u64(val, &v) || v < 1 ||
+			if (wberr_parse_u64(dm_shift_arg(as), &v) || v < 1 ||
 			    v > WBERR_LOG_SIZE_MAX) {
 				ti->error = "Invalid log_size (1..65536)";
 				return -EINVAL;
@@ -270,15 +480,14 @@ static int wberr_parse_opt_args(struct dm_target *ti, struct wberr_c *wc,
 				ti->error = "Duplicate seed";
 				return -EINVAL;
 			}
-			if (wberr_parse_u64(val, &v)) {
+			if (wberr_parse_u64(dm_shift_arg(as), &v)) {
 				ti->error = "Invalid seed (decimal u64)";
 				return -EINVAL;
 			}
 			wc->seed = v;
-			wc->seed_first = !have_log_size;
 			have_seed = true;
 		} else {
-			ti->error = "Unknown optional argument (log_size, seed)";
+			ti->error = "Unknown optional argument (log_size, seed, keep_rules, rule)";
 			return -EINVAL;
 		}
 	}
@@ -286,6 +495,16 @@ static int wberr_parse_opt_args(struct dm_target *ti, struct wberr_c *wc,
 	if (as->argc) {
 		ti->error = "Unexpected arguments after the optional arguments";
 		return -EINVAL;
+	}
+	if (keep && nr_rules) {
+		/* the rules would change the live table before the swap */
+		ti->error = "keep_rules and rule cannot be combined";
+		return -EINVAL;
+	}
+	if (keep) {
+		wberr_put_rules(wc->rules);
+		wc->rules = NULL;
+		return wberr_keep_rules(ti, wc);
 	}
 	return 0;
 }
@@ -301,14 +520,28 @@ static void wberr_free_snapshot_now(struct wberr_snapshot *snap)
 	kvfree(snap);
 }
 
+static void wberr_put_rules(struct wberr_rules *set)
+{
+	if (!set || !refcount_dec_and_test(&set->ref))
+		return;
+	/* snapshot callbacks still queued account into @set */
+	if (atomic_long_read(&set->snap_pending))
+		rcu_barrier();
+	wberr_free_snapshot_now(rcu_dereference_protected(set->snap, true));
+	mutex_destroy(&set->lock);
+	kfree(set);
+}
+
 static void wberr_dtr(struct dm_target *ti)
 {
 	struct wberr_c *wc = ti->private;
 
+	if (!list_empty(&wc->node)) {
+		mutex_lock(&wberr_targets_lock);
+		list_del(&wc->node);
+		mutex_unlock(&wberr_targets_lock);
+	}
 	timer_shutdown_sync(&wc->delay_timer);
-	/* snapshot callbacks still queued account into @wc */
-	if (atomic_long_read(&wc->snap_pending))
-		rcu_barrier();
 	if (wc->wq) {
 		cancel_work_sync(&wc->delay_work);
 		destroy_workqueue(wc->wq);
@@ -316,18 +549,18 @@ static void wberr_dtr(struct dm_target *ti)
 	/* No bio can be held here: presuspend drained them (see below). */
 	WARN_ON_ONCE(!list_empty(&wc->delayed));
 
-	wberr_free_snapshot_now(rcu_dereference_protected(wc->snap, true));
+	wberr_put_rules(wc->rules);
+	kfree(wc->opt_args);
 	kvfree(wc->log);
 	free_percpu(wc->bios_seen);
 	if (wc->dev)
 		dm_put_device(ti, wc->dev);
-	mutex_destroy(&wc->rules_lock);
 	kfree(wc);
 }
 
 /*
  * Construct a wberr mapping:
- *   <dev_path> <offset> [<#opt_args> [log_size <n>] [seed <u64>]]
+ *   <dev_path> <offset> [<#opt_args> <opt_args>...]
  */
 static int wberr_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
@@ -349,15 +582,22 @@ static int wberr_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	}
 	ti->private = wc;
 	wc->ti = ti;
+	wc->md = dm_table_get_md(ti->table);
+	INIT_LIST_HEAD(&wc->node);
 	wc->log_size = WBERR_LOG_SIZE_DEFAULT;
-	wc->next_id = 1;
-	mutex_init(&wc->rules_lock);
 	spin_lock_init(&wc->log_lock);
 	spin_lock_init(&wc->delay_lock);
 	INIT_LIST_HEAD(&wc->delayed);
 	wc->may_delay = true;
 	timer_setup(&wc->delay_timer, wberr_delay_timer_fn, 0);
 	INIT_WORK(&wc->delay_work, wberr_delay_work_fn);
+
+	r = -ENOMEM;
+	wc->rules = wberr_new_rules();
+	if (!wc->rules) {
+		ti->error = "Cannot allocate the rule set";
+		goto bad;
+	}
 
 	devname = dm_shift_arg(&as);
 	offset = dm_shift_arg(&as);
@@ -367,15 +607,15 @@ static int wberr_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		goto bad;
 	}
 
-	r = wberr_parse_opt_args(ti, wc, &as);
-	if (r)
-		goto bad;
-
 	r = dm_get_device(ti, devname, dm_table_get_mode(ti->table), &wc->dev);
 	if (r) {
 		ti->error = "Device lookup failed";
 		goto bad;
 	}
+
+	r = wberr_parse_opt_args(ti, wc, &as);
+	if (r)
+		goto bad;
 
 	r = -ENOMEM;
 	wc->log = kvcalloc(wc->log_size, sizeof(*wc->log), GFP_KERNEL);
@@ -407,6 +647,10 @@ static int wberr_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	 */
 	ti->accounts_remapped_io = true;
 	ti->per_io_data_size = sizeof(struct wberr_bio);
+
+	mutex_lock(&wberr_targets_lock);
+	list_add(&wc->node, &wberr_targets);
+	mutex_unlock(&wberr_targets_lock);
 	return 0;
 
 bad:
@@ -419,7 +663,7 @@ bad:
 /* Rule snapshots                                                           */
 /* ------------------------------------------------------------------------ */
 
-static struct wberr_snapshot *wberr_alloc_snapshot(struct wberr_c *wc,
+static struct wberr_snapshot *wberr_alloc_snapshot(struct wberr_rules *set,
 						   unsigned int nr,
 						   const unsigned int *nr_class)
 {
@@ -444,14 +688,14 @@ static struct wberr_snapshot *wberr_alloc_snapshot(struct wberr_c *wc,
 	}
 	snap->rules = (struct wberr_rule **)p;
 	snap->nr = nr;
-	snap->wc = wc;
+	snap->set = set;
 	snap->size = size;
 	return snap;
 }
 
 /**
  * wberr_build_snapshot() - derive a new rule set from the current one
- * @wc: target context
+ * @set: the rule set
  * @old: the published snapshot (may be NULL)
  * @add: a rule to append (its id is above every id in @old), or NULL
  * @drop: a rule of @old to leave out, or NULL
@@ -463,7 +707,7 @@ static struct wberr_snapshot *wberr_alloc_snapshot(struct wberr_c *wc,
  *
  * Return: the new snapshot, NULL when it would be empty, or an ERR_PTR.
  */
-static struct wberr_snapshot *wberr_build_snapshot(struct wberr_c *wc,
+static struct wberr_snapshot *wberr_build_snapshot(struct wberr_rules *set,
 						   struct wberr_snapshot *old,
 						   struct wberr_rule *add,
 						   struct wberr_rule *drop)
@@ -486,7 +730,7 @@ static struct wberr_snapshot *wberr_build_snapshot(struct wberr_c *wc,
 	if (!nr)
 		return NULL;
 
-	snap = wberr_alloc_snapshot(wc, nr, nr_class);
+	snap = wberr_alloc_snapshot(set, nr, nr_class);
 	if (!snap)
 		return ERR_PTR(-ENOMEM);
 
@@ -496,6 +740,8 @@ static struct wberr_snapshot *wberr_build_snapshot(struct wberr_c *wc,
 			snap->rules[j++] = old->rules[i];
 	if (add)
 		snap->rules[j++] = add;
+	for (i = 0; i < nr; i++)
+		snap->nr_split += snap->rules[i]->split;
 
 	for (c = 0; c < WBERR_NR_CLASSES; c++) {
 		struct wberr_range *dst = snap->index[c];
@@ -619,12 +865,72 @@ static void wberr_sort_by_id(struct wberr_rule **v, unsigned int n)
 	}
 }
 
-static bool wberr_rule_overlaps(struct wberr_rule *r, unsigned int class,
-				sector_t first, sector_t last)
+static bool wberr_flags_match(struct wberr_rule *r, blk_opf_t opf)
 {
-	if (!(r->classes & BIT(class)))
+	return (opf & r->flags_set) == r->flags_set && !(opf & r->flags_clear);
+}
+
+static bool wberr_rule_matches(struct wberr_rule *r, unsigned int class,
+			       blk_opf_t opf, sector_t first, sector_t last)
+{
+	if (!(r->classes & BIT(class)) || !wberr_flags_match(r, opf))
 		return false;
 	return class == WBERR_FLUSH || (r->first <= last && r->last >= first);
+}
+
+/* The number of entries of a class index whose range starts at or before @last. */
+static unsigned int wberr_index_upto(struct wberr_range *idx, unsigned int n,
+				     sector_t last)
+{
+	unsigned int lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (idx[mid].first <= last)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/**
+ * wberr_split_end() - where to cut a bio for the split=1 rules it meets
+ * @snap: current rule snapshot
+ * @class: op class of the bio (not flush)
+ * @opf: the bio's flags
+ * @first: first target-relative sector of the bio
+ * @last: last target-relative sector of the bio
+ *
+ * A split rule fails only the sectors of its range: the bio is cut so
+ * that its first piece lies wholly inside or wholly outside the range of
+ * every split rule that could match it, and dm core sends the rest to map
+ * again.  Cutting before any rule counts a match keeps each rule's
+ * matched and fired counts per piece.
+ *
+ * Return: the last sector of the first piece (@last: no cut).
+ */
+static sector_t wberr_split_end(struct wberr_snapshot *snap,
+				unsigned int class, blk_opf_t opf,
+				sector_t first, sector_t last)
+{
+	struct wberr_range *idx = snap->index[class];
+	sector_t end = last;
+	int k;
+
+	k = (int)wberr_index_upto(idx, snap->nr_class[class], last) - 1;
+	for (; k >= 0 && idx[k].maxlast >= first; k--) {
+		struct wberr_rule *r = idx[k].rule;
+
+		if (!r->split || idx[k].last < first || !wberr_flags_match(r, opf))
+			continue;
+		if (r->first > first)
+			end = min(end, r->first - 1);
+		else if (r->last < end)
+			end = r->last;
+	}
+	return end;
 }
 
 /**
@@ -632,6 +938,7 @@ static bool wberr_rule_overlaps(struct wberr_rule *r, unsigned int class,
  * @wc: target context
  * @snap: current rule snapshot
  * @class: op class of the bio
+ * @opf: the bio's flags
  * @first: first target-relative sector of the bio
  * @last: last target-relative sector of the bio
  *
@@ -645,13 +952,13 @@ static bool wberr_rule_overlaps(struct wberr_rule *r, unsigned int class,
  */
 static struct wberr_rule *wberr_find_rule(struct wberr_c *wc,
 					  struct wberr_snapshot *snap,
-					  unsigned int class,
+					  unsigned int class, blk_opf_t opf,
 					  sector_t first, sector_t last)
 {
 	struct wberr_rule *cand[WBERR_MAX_CANDIDATES];
 	struct wberr_range *idx = snap->index[class];
 	unsigned int n = snap->nr_class[class];
-	unsigned int nr_cand = 0, lo = 0, hi = n, i;
+	unsigned int nr_cand = 0, i;
 	int k;
 
 	if (!n)
@@ -662,17 +969,9 @@ static struct wberr_rule *wberr_find_rule(struct wberr_c *wc,
 	if (idx[0].first > last || idx[n - 1].maxlast < first)
 		return NULL;
 
-	/* lo = number of entries with first <= last */
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (idx[mid].first <= last)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (k = (int)lo - 1; k >= 0 && idx[k].maxlast >= first; k--) {
-		if (idx[k].last < first)
+	k = (int)wberr_index_upto(idx, n, last) - 1;
+	for (; k >= 0 && idx[k].maxlast >= first; k--) {
+		if (idx[k].last < first || !wberr_flags_match(idx[k].rule, opf))
 			continue;
 		if (nr_cand == WBERR_MAX_CANDIDATES)
 			goto scan;
@@ -691,7 +990,7 @@ scan:
 	for (i = 0; i < snap->nr; i++) {
 		struct wberr_rule *r = snap->rules[i];
 
-		if (wberr_rule_overlaps(r, class, first, last) &&
+		if (wberr_rule_matches(r, class, opf, first, last) &&
 		    wberr_rule_fires(wc, r))
 			return r;
 	}
@@ -738,7 +1037,7 @@ static void wberr_log_fault(struct wberr_c *wc, unsigned int rule_id,
 static bool wberr_acct_start(struct wberr_c *wc, struct bio *bio,
 			     unsigned long *start)
 {
-	struct gendisk *disk = dm_disk(dm_table_get_md(wc->ti->table));
+	struct gendisk *disk = dm_disk(wc->md);
 
 	if (!blk_queue_io_stat(disk->queue))
 		return false;
@@ -751,18 +1050,47 @@ static void wberr_end_bio(struct wberr_c *wc, struct bio *bio,
 			  blk_status_t status, bool acct, unsigned long start)
 {
 	if (acct)
-		bdev_end_io_acct(dm_disk(dm_table_get_md(wc->ti->table))->part0,
-				 bio_op(bio), bio_sectors(bio), start);
+		bdev_end_io_acct(dm_disk(wc->md)->part0, bio_op(bio),
+				 bio_sectors(bio), start);
 	bio->bi_status = status;
 	bio_endio(bio);
 }
 
+static void wberr_remap(struct wberr_c *wc, struct bio *bio)
+{
+	bio_set_dev(bio, wc->dev->bdev);
+	/* not an empty flush (zone bios never come: no DM_TARGET_ZONED_HM) */
+	if (bio_sectors(bio))
+		bio->bi_iter.bi_sector =
+			wc->start + dm_target_offset(wc->ti, bio->bi_iter.bi_sector);
+}
+
+/* Do what the rule that fired for @bio says, now. */
+static void wberr_finish(struct wberr_c *wc, struct bio *bio,
+			 struct wberr_bio *wb)
+{
+	switch (wb->action) {
+	case WBERR_ACT_PASS:
+		/* dm core accounts it from here, as it does for dm-delay */
+		wberr_remap(wc, bio);
+		dm_submit_bio_remap(bio, NULL);
+		break;
+	case WBERR_ACT_DROP:
+		/* ended without error: dm core accounts it */
+		wberr_end_bio(wc, bio, BLK_STS_OK, false, 0);
+		break;
+	default:
+		wberr_end_bio(wc, bio, wb->status, wb->acct, wb->acct_start);
+		break;
+	}
+}
+
 /**
- * wberr_release_delayed() - complete held bios with their status
+ * wberr_release_delayed() - finish held bios
  * @wc: target context
- * @all: complete every held bio, not only the expired ones
+ * @all: finish every held bio, not only the expired ones
  *
- * Re-arms the timer for the earliest bio still held.  Bios are completed
+ * Re-arms the timer for the earliest bio still held.  Bios are finished
  * outside the lock.
  */
 static void wberr_release_delayed(struct wberr_c *wc, bool all)
@@ -787,8 +1115,7 @@ static void wberr_release_delayed(struct wberr_c *wc, bool all)
 
 	list_for_each_entry_safe(wb, tmp, &done, list) {
 		list_del(&wb->list);
-		wberr_end_bio(wc, dm_bio_from_per_bio_data(wb, sizeof(*wb)),
-			      wb->status, wb->acct, wb->acct_start);
+		wberr_finish(wc, dm_bio_from_per_bio_data(wb, sizeof(*wb)), wb);
 	}
 }
 
@@ -805,27 +1132,43 @@ static void wberr_delay_work_fn(struct work_struct *work)
 			      false);
 }
 
-/* Hold @bio for @ms milliseconds, then fail it with @status. */
-static void wberr_delay_bio(struct wberr_c *wc, struct bio *bio,
-			    unsigned int ms, blk_status_t status)
+/*
+ * Hold the bio of @wb for @ms milliseconds before finishing it.
+ * Return: false when the device is suspending: finish it now rather than
+ * hold up the suspend.
+ */
+static bool wberr_hold(struct wberr_c *wc, struct wberr_bio *wb,
+		       unsigned int ms)
 {
-	struct wberr_bio *wb = dm_per_bio_data(bio, sizeof(*wb));
 	unsigned long flags;
 
-	wb->acct = wberr_acct_start(wc, bio, &wb->acct_start);
 	spin_lock_irqsave(&wc->delay_lock, flags);
 	if (unlikely(!wc->may_delay)) {
-		/* suspending: fail now rather than hold up the suspend */
 		spin_unlock_irqrestore(&wc->delay_lock, flags);
-		wberr_end_bio(wc, bio, status, wb->acct, wb->acct_start);
-		return;
+		return false;
 	}
 	/* +1: the current jiffy may be almost over; never fire early */
 	wb->expires = jiffies + msecs_to_jiffies(ms) + 1;
-	wb->status = status;
 	list_add_tail(&wb->list, &wc->delayed);
 	timer_reduce(&wc->delay_timer, wb->expires);
 	spin_unlock_irqrestore(&wc->delay_lock, flags);
+	return true;
+}
+
+static void wberr_trace_fault(struct wberr_c *wc, struct bio *bio,
+			      unsigned int id, unsigned int class,
+			      enum wberr_action action, blk_status_t status,
+			      unsigned int ms)
+{
+	char flags[96];
+
+	wberr_format_flags(bio->bi_opf, flags, sizeof(flags));
+	trace_wberr_fault(disk_devt(dm_disk(wc->md)), id,
+			  class == WBERR_FLUSH ? 0 : bio->bi_iter.bi_sector,
+			  bio_sectors(bio), wberr_class_names[class], flags,
+			  wberr_action_names[action],
+			  action == WBERR_ACT_FAIL ?
+			  wberr_status_names[(__force u8)status] : "ok", ms);
 }
 
 /**
@@ -836,22 +1179,20 @@ static void wberr_delay_bio(struct wberr_c *wc, struct bio *bio,
  *
  * Called only when at least one rule exists.  Looks the rule up under RCU
  * and copies what it needs, so nothing here sleeps or takes a lock shared
- * with the pass-through path.
+ * with the pass-through path.  A split rule may first shorten the bio
+ * (dm_accept_partial_bio()); what is decided then is for the piece.
  *
  * Return: true if the bio was taken over (ended or held), false to remap.
  */
 static bool wberr_inject(struct dm_target *ti, struct wberr_c *wc,
 			 struct bio *bio)
 {
+	struct wberr_bio *wb = dm_per_bio_data(bio, sizeof(*wb));
 	unsigned int class = wberr_bio_class(bio);
 	struct wberr_snapshot *snap;
-	enum wberr_action action;
-	sector_t first = 0, last = 0;
-	struct wberr_rule *r;
+	sector_t first = 0, last = 0, end;
+	struct wberr_rule *r = NULL;
 	unsigned int id, ms;
-	blk_status_t status;
-	unsigned long start;
-	bool acct;
 
 	if (class == WBERR_NO_CLASS)
 		return false;
@@ -861,38 +1202,51 @@ static bool wberr_inject(struct dm_target *ti, struct wberr_c *wc,
 	}
 
 	rcu_read_lock();
-	snap = rcu_dereference(wc->snap);
-	r = snap ? wberr_find_rule(wc, snap, class, first, last) : NULL;
+	snap = rcu_dereference(wc->rules->snap);
+	if (snap && snap->nr_split && class != WBERR_FLUSH) {
+		end = wberr_split_end(snap, class, bio->bi_opf, first, last);
+		if (end < last) {
+			dm_accept_partial_bio(bio, end - first + 1);
+			last = end;
+		}
+	}
+	if (snap)
+		r = wberr_find_rule(wc, snap, class, bio->bi_opf, first, last);
 	if (r) {
 		id = r->id;
-		action = r->action;
-		status = r->status;
+		wb->action = r->action;
+		wb->status = r->status;
 		ms = r->delay_ms;
 	}
 	rcu_read_unlock();
 	if (!r)
 		return false;
 
+	if (trace_wberr_fault_enabled())
+		wberr_trace_fault(wc, bio, id, class, wb->action, wb->status, ms);
+
+	/*
+	 * A bio held and then passed on is not a fault the log or the
+	 * counters record: it reaches the device.
+	 */
+	if (wb->action == WBERR_ACT_PASS) {
+		wb->acct = false;
+		return wberr_hold(wc, wb, ms);
+	}
+
 	/* status reads these counters in the opposite order: see there */
 	smp_mb__before_atomic();
-	switch (action) {
-	case WBERR_ACT_DROP:
+	if (wb->action == WBERR_ACT_DROP) {
 		atomic64_inc(&wc->bios_dropped);
 		wberr_log_fault(wc, id, bio, class, first, BLK_STS_OK);
-		wberr_end_bio(wc, bio, BLK_STS_OK, false, 0);
-		break;
-	case WBERR_ACT_DELAY:
-		atomic64_inc(&wc->failed[(__force u8)status]);
-		wberr_log_fault(wc, id, bio, class, first, status);
-		wberr_delay_bio(wc, bio, ms, status);
-		break;
-	default:
-		atomic64_inc(&wc->failed[(__force u8)status]);
-		wberr_log_fault(wc, id, bio, class, first, status);
-		acct = wberr_acct_start(wc, bio, &start);
-		wberr_end_bio(wc, bio, status, acct, start);
-		break;
+		wb->acct = false;
+	} else {
+		atomic64_inc(&wc->failed[(__force u8)wb->status]);
+		wberr_log_fault(wc, id, bio, class, first, wb->status);
+		wb->acct = wberr_acct_start(wc, bio, &wb->acct_start);
 	}
+	if (!ms || !wberr_hold(wc, wb, ms))
+		wberr_finish(wc, bio, wb);
 	return true;
 }
 
@@ -903,15 +1257,11 @@ static int wberr_map(struct dm_target *ti, struct bio *bio)
 	this_cpu_inc(*wc->bios_seen);
 
 	/* pass-through unless a rule exists: one pointer test */
-	if (unlikely(rcu_access_pointer(wc->snap)) &&
+	if (unlikely(rcu_access_pointer(wc->rules->snap)) &&
 	    wberr_inject(ti, wc, bio))
 		return DM_MAPIO_SUBMITTED;
 
-	bio_set_dev(bio, wc->dev->bdev);
-	/* not an empty flush (zone bios never come: no DM_TARGET_ZONED_HM) */
-	if (bio_sectors(bio))
-		bio->bi_iter.bi_sector =
-			wc->start + dm_target_offset(ti, bio->bi_iter.bi_sector);
+	wberr_remap(wc, bio);
 	return DM_MAPIO_REMAPPED;
 }
 
@@ -948,7 +1298,12 @@ static void wberr_presuspend_undo(struct dm_target *ti)
 
 static void wberr_resume(struct dm_target *ti)
 {
-	wberr_set_may_delay(ti->private, true);
+	struct wberr_c *wc = ti->private;
+
+	mutex_lock(&wberr_targets_lock);
+	wc->resumed = ++wberr_resume_gen;
+	mutex_unlock(&wberr_targets_lock);
+	wberr_set_may_delay(wc, true);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -998,7 +1353,7 @@ static void wberr_status(struct dm_target *ti, status_type_t type,
 		for_each_possible_cpu(cpu)
 			seen += *per_cpu_ptr(wc->bios_seen, cpu);
 		rcu_read_lock();
-		snap = rcu_dereference(wc->snap);
+		snap = rcu_dereference(wc->rules->snap);
 		rules = snap ? snap->nr : 0;
 		rcu_read_unlock();
 
@@ -1016,17 +1371,8 @@ static void wberr_status(struct dm_target *ti, status_type_t type,
 
 	case STATUSTYPE_TABLE:
 		DMEMIT("%s %llu", wc->dev->name, (unsigned long long)wc->start);
-		if (!wc->nr_opt_args)
-			break;
-		DMEMIT(" %u", wc->nr_opt_args);
-		if (wc->nr_opt_args == 2 && wc->seed_first)
-			DMEMIT(" seed %llu", wc->seed);
-		else if (wc->nr_opt_args == 2)
-			DMEMIT(" log_size %u", wc->log_size);
-		else if (wc->seed_first)
-			DMEMIT(" seed %llu log_size %u", wc->seed, wc->log_size);
-		else
-			DMEMIT(" log_size %u seed %llu", wc->log_size, wc->seed);
+		if (wc->nr_opt_args)
+			DMEMIT(" %u %s", wc->nr_opt_args, wc->opt_args);
 		break;
 
 	case STATUSTYPE_IMA:
@@ -1044,11 +1390,14 @@ static void wberr_status(struct dm_target *ti, status_type_t type,
 
 #define WBERR_MSG_ERR(wc, fmt, ...)					\
 	DMERR_LIMIT("%s: " fmt,						\
-		    dm_device_name(dm_table_get_md((wc)->ti->table)),	\
-		    ##__VA_ARGS__)
+		    dm_device_name((wc)->md), ##__VA_ARGS__)
 
-static int wberr_parse_ops(struct wberr_c *wc, const char *s,
-			   unsigned int *classes)
+/*
+ * Rule parsing is shared by the "add" message and the table line's
+ * "rule" argument; @what (add, rule) starts every refusal's reason.
+ */
+static int wberr_parse_ops(struct wberr_c *wc, const char *what,
+			   const char *s, unsigned int *classes)
 {
 	const char *p = s, *end;
 	unsigned int mask = 0, c;
@@ -1067,13 +1416,13 @@ static int wberr_parse_ops(struct wberr_c *wc, const char *s,
 				break;
 		if (c == WBERR_NR_CLASSES) {
 			WBERR_MSG_ERR(wc,
-				      "add: bad op class '%.*s' in '%.64s' (read, write, fua, flush, discard, write_zeroes or all alone)",
-				      (int)min_t(size_t, len, 32), p, s);
+				      "%s: bad op class '%.*s' in '%.64s' (read, write, fua, flush, discard, write_zeroes or all alone)",
+				      what, (int)min_t(size_t, len, 32), p, s);
 			return -EINVAL;
 		}
 		if (mask & BIT(c)) {
-			WBERR_MSG_ERR(wc, "add: op class '%s' repeated in '%.64s'",
-				      wberr_class_names[c], s);
+			WBERR_MSG_ERR(wc, "%s: op class '%s' repeated in '%.64s'",
+				      what, wberr_class_names[c], s);
 			return -EINVAL;
 		}
 		mask |= BIT(c);
@@ -1085,8 +1434,8 @@ static int wberr_parse_ops(struct wberr_c *wc, const char *s,
 	return 0;
 }
 
-static int wberr_parse_status(struct wberr_c *wc, const char *s,
-			      blk_status_t *status)
+static int wberr_parse_status(struct wberr_c *wc, const char *what,
+			      const char *s, blk_status_t *status)
 {
 	unsigned int i;
 	u64 v;
@@ -1105,56 +1454,37 @@ static int wberr_parse_status(struct wberr_c *wc, const char *s,
 	} else if (!strcmp(s, "dm_requeue")) {
 		v = (__force u8)BLK_STS_DM_REQUEUE;
 	} else if (wberr_parse_u64(s, &v)) {
-		WBERR_MSG_ERR(wc, "add: unknown status '%.64s'", s);
+		WBERR_MSG_ERR(wc, "%s: unknown status '%.64s'", what, s);
 		return -EINVAL;
 	}
 
 	if (v == (__force u8)BLK_STS_OK) {
-		WBERR_MSG_ERR(wc, "add: status '%.64s' is success: the error would vanish",
-			      s);
+		WBERR_MSG_ERR(wc, "%s: status '%.64s' is success: the error would vanish",
+			      what, s);
 		return -EINVAL;
 	}
 	if (v == (__force u8)BLK_STS_DM_REQUEUE) {
-		WBERR_MSG_ERR(wc, "add: status '%.64s' is dm core's requeue request, not an error",
-			      s);
+		WBERR_MSG_ERR(wc, "%s: status '%.64s' is dm core's requeue request, not an error",
+			      what, s);
 		return -EINVAL;
 	}
 	if (v >= WBERR_NR_STATUS) {
-		WBERR_MSG_ERR(wc, "add: status '%.64s' is past the last blk_status_t (19)",
-			      s);
+		WBERR_MSG_ERR(wc, "%s: status '%.64s' is past the last blk_status_t (19)",
+			      what, s);
 		return -EINVAL;
 	}
 	if (!wberr_status_names[v]) {
 		WBERR_MSG_ERR(wc,
-			      "add: status '%.64s' is an unused value: blk_status_to_errno() gives 0",
-			      s);
+			      "%s: status '%.64s' is an unused value: blk_status_to_errno() gives 0",
+			      what, s);
 		return -EINVAL;
 	}
 	*status = (__force blk_status_t)v;
 	return 0;
 }
 
-enum wberr_key {
-	WBERR_KEY_SECTORS,
-	WBERR_KEY_SKIP,
-	WBERR_KEY_COUNT,
-	WBERR_KEY_EVERY,
-	WBERR_KEY_PROB,
-	WBERR_KEY_ACTION,
-	WBERR_NR_KEYS
-};
-
-static const char * const wberr_key_names[WBERR_NR_KEYS] = {
-	[WBERR_KEY_SECTORS]	= "sectors",
-	[WBERR_KEY_SKIP]	= "skip",
-	[WBERR_KEY_COUNT]	= "count",
-	[WBERR_KEY_EVERY]	= "every",
-	[WBERR_KEY_PROB]	= "prob",
-	[WBERR_KEY_ACTION]	= "action",
-};
-
-static int wberr_parse_sectors(struct wberr_c *wc, const char *val,
-			       struct wberr_rule *r)
+static int wberr_parse_sectors(struct wberr_c *wc, const char *what,
+			       const char *val, struct wberr_rule *r)
 {
 	char buf[48];
 	char *dash;
@@ -1169,41 +1499,101 @@ static int wberr_parse_sectors(struct wberr_c *wc, const char *val,
 	    wberr_parse_sector(dash + 1, &r->last) || r->first > r->last)
 		goto bad;
 	if (r->last >= wc->ti->len) {
-		WBERR_MSG_ERR(wc, "add: sectors=%.64s ends past the target (%llu sectors)",
-			      val, (unsigned long long)wc->ti->len);
+		WBERR_MSG_ERR(wc, "%s: sectors=%.64s ends past the target (%llu sectors)",
+			      what, val, (unsigned long long)wc->ti->len);
 		return -EINVAL;
 	}
 	return 0;
 bad:
-	WBERR_MSG_ERR(wc, "add: bad sectors='%.64s' (want <first>-<last>, first <= last)",
-		      val);
+	WBERR_MSG_ERR(wc, "%s: bad sectors='%.64s' (want <first>-<last>, first <= last)",
+		      what, val);
 	return -EINVAL;
 }
 
-static int wberr_parse_action(struct wberr_c *wc, const char *val,
-			      struct wberr_rule *r)
+/* fail, drop, or delay:<ms>[:fail|:drop|:pass] */
+static int wberr_parse_action(struct wberr_c *wc, const char *what,
+			      const char *val, struct wberr_rule *r)
 {
+	char buf[32], *then;
 	u64 ms;
 
+	r->delay_ms = 0;
 	if (!strcmp(val, "fail")) {
 		r->action = WBERR_ACT_FAIL;
-	} else if (!strcmp(val, "drop")) {
+		return 0;
+	}
+	if (!strcmp(val, "drop")) {
 		r->action = WBERR_ACT_DROP;
-	} else if (!strncmp(val, "delay:", 6) &&
-		   !wberr_parse_u64(val + 6, &ms) && ms >= 1 &&
-		   ms <= WBERR_DELAY_MAX_MS) {
-		r->action = WBERR_ACT_DELAY;
-		r->delay_ms = ms;
-	} else {
-		WBERR_MSG_ERR(wc, "add: bad action='%.64s' (fail, drop or delay:<1..%u ms>)",
-			      val, WBERR_DELAY_MAX_MS);
-		return -EINVAL;
+		return 0;
+	}
+	if (strncmp(val, "delay:", 6) || strscpy(buf, val + 6, sizeof(buf)) < 0)
+		goto bad;
+	then = strchr(buf, ':');
+	if (then)
+		*then++ = '\0';
+	if (wberr_parse_u64(buf, &ms) || ms < 1 || ms > WBERR_DELAY_MAX_MS)
+		goto bad;
+	r->delay_ms = ms;
+	if (!then || !strcmp(then, "fail"))
+		r->action = WBERR_ACT_FAIL;
+	else if (!strcmp(then, "drop"))
+		r->action = WBERR_ACT_DROP;
+	else if (!strcmp(then, "pass"))
+		r->action = WBERR_ACT_PASS;
+	else
+		goto bad;
+	return 0;
+bad:
+	WBERR_MSG_ERR(wc,
+		      "%s: bad action='%.64s' (fail, drop or delay:<1..%u ms>[:fail|:drop|:pass])",
+		      what, val, WBERR_DELAY_MAX_MS);
+	return -EINVAL;
+}
+
+/* flags=<flag>[,<flag>...]: each flag required, or excluded with '!' */
+static int wberr_parse_flags(struct wberr_c *wc, const char *what,
+			     const char *val, struct wberr_rule *r)
+{
+	const char *p = val, *end, *name;
+	blk_opf_t *mask;
+	unsigned int i;
+	size_t len;
+
+	for (;;) {
+		end = strchrnul(p, ',');
+		mask = &r->flags_set;
+		name = p;
+		if (*name == '!') {
+			mask = &r->flags_clear;
+			name++;
+		}
+		len = end - name;
+		for (i = 0; i < ARRAY_SIZE(wberr_flags); i++)
+			if (strlen(wberr_flags[i].name) == len &&
+			    !strncmp(name, wberr_flags[i].name, len))
+				break;
+		if (i == ARRAY_SIZE(wberr_flags)) {
+			WBERR_MSG_ERR(wc,
+				      "%s: bad flag '%.*s' in flags='%.64s' (sync, meta, prio, fua, preflush, rahead, background, nowait, idle, polled, nounmap, each may start with '!')",
+				      what, (int)min_t(size_t, end - p, 32), p, val);
+			return -EINVAL;
+		}
+		if ((r->flags_set | r->flags_clear) & wberr_flags[i].flag) {
+			WBERR_MSG_ERR(wc, "%s: flag '%s' repeated in flags='%.64s'",
+				      what, wberr_flags[i].name, val);
+			return -EINVAL;
+		}
+		*mask |= wberr_flags[i].flag;
+		if (!*end)
+			break;
+		p = end + 1;
 	}
 	return 0;
 }
 
-static int wberr_parse_key(struct wberr_c *wc, const char *arg,
-			   struct wberr_rule *r, unsigned int *seen)
+static int wberr_parse_key(struct wberr_c *wc, const char *what,
+			   const char *arg, struct wberr_rule *r,
+			   unsigned int *seen)
 {
 	const char *eq = strchr(arg, '=');
 	const char *val;
@@ -1216,12 +1606,13 @@ static int wberr_parse_key(struct wberr_c *wc, const char *arg,
 			break;
 	if (!eq || k == WBERR_NR_KEYS) {
 		WBERR_MSG_ERR(wc,
-			      "add: unknown option '%.64s' (sectors=, skip=, count=, every=, prob=, action=)",
-			      arg);
+			      "%s: unknown option '%.64s' (sectors=, skip=, count=, every=, prob=, action=, flags=, split=)",
+			      what, arg);
 		return -EINVAL;
 	}
 	if (*seen & BIT(k)) {
-		WBERR_MSG_ERR(wc, "add: option '%s' given twice", wberr_key_names[k]);
+		WBERR_MSG_ERR(wc, "%s: option '%s' given twice", what,
+			      wberr_key_names[k]);
 		return -EINVAL;
 	}
 	*seen |= BIT(k);
@@ -1229,19 +1620,23 @@ static int wberr_parse_key(struct wberr_c *wc, const char *arg,
 
 	switch (k) {
 	case WBERR_KEY_SECTORS:
-		return wberr_parse_sectors(wc, val, r);
+		return wberr_parse_sectors(wc, what, val, r);
 	case WBERR_KEY_ACTION:
-		return wberr_parse_action(wc, val, r);
+		return wberr_parse_action(wc, what, val, r);
+	case WBERR_KEY_FLAGS:
+		return wberr_parse_flags(wc, what, val, r);
 	default:
 		break;
 	}
 
 	if (wberr_parse_u64(val, &v) ||
 	    (k == WBERR_KEY_EVERY && !v) ||
-	    (k == WBERR_KEY_PROB && v > WBERR_PPM)) {
-		WBERR_MSG_ERR(wc, "add: bad value in '%.64s'%s", arg,
+	    (k == WBERR_KEY_PROB && v > WBERR_PPM) ||
+	    (k == WBERR_KEY_SPLIT && v > 1)) {
+		WBERR_MSG_ERR(wc, "%s: bad value in '%.64s'%s", what, arg,
 			      k == WBERR_KEY_EVERY ? " (every >= 1)" :
 			      k == WBERR_KEY_PROB ? " (prob 0..1000000 ppm)" :
+			      k == WBERR_KEY_SPLIT ? " (split 0 or 1)" :
 			      " (decimal u64)");
 		return -EINVAL;
 	}
@@ -1255,9 +1650,60 @@ static int wberr_parse_key(struct wberr_c *wc, const char *arg,
 	case WBERR_KEY_EVERY:
 		r->every = v;
 		break;
+	case WBERR_KEY_SPLIT:
+		r->split = v;
+		break;
 	default:
 		r->prob = v;
 		break;
+	}
+	return 0;
+}
+
+/**
+ * wberr_parse_rule() - parse <ops> <status> [<key>=<value>...]
+ * @wc: target context (the target's length bounds sectors=)
+ * @what: "add" or "rule", for the refusal's reason
+ * @argc: number of words
+ * @argv: the words
+ * @r: the rule to fill in (everything but the id)
+ *
+ * Return: 0, or -EINVAL with the reason in the kernel log.
+ */
+static int wberr_parse_rule(struct wberr_c *wc, const char *what,
+			    unsigned int argc, char **argv,
+			    struct wberr_rule *r)
+{
+	unsigned int seen = 0, i;
+	int ret;
+
+	if (argc < 2 || argc > WBERR_RULE_MAX_WORDS) {
+		WBERR_MSG_ERR(wc, "%s: wants <ops> <status> [key=value...], got %u words",
+			      what, argc);
+		return -EINVAL;
+	}
+	memset(r, 0, sizeof(*r));
+	r->last = wc->ti->len - 1;
+	r->every = 1;
+	r->prob = WBERR_PPM;
+	r->action = WBERR_ACT_FAIL;
+
+	ret = wberr_parse_ops(wc, what, argv[0], &r->classes);
+	if (ret)
+		return ret;
+	ret = wberr_parse_status(wc, what, argv[1], &r->status);
+	if (ret)
+		return ret;
+	for (i = 2; i < argc; i++) {
+		ret = wberr_parse_key(wc, what, argv[i], r, &seen);
+		if (ret)
+			return ret;
+	}
+	if (r->action == WBERR_ACT_DROP && (r->classes & BIT(WBERR_READ))) {
+		WBERR_MSG_ERR(wc,
+			      "%s: action=drop cannot apply to reads (nor delay:<ms>:drop: they would return stale memory)",
+			      what);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -1267,15 +1713,15 @@ static void wberr_snapshot_free_rcu(struct rcu_head *head)
 	struct wberr_snapshot *snap =
 		container_of(head, struct wberr_snapshot, rcu);
 
-	atomic_long_sub(snap->size, &snap->wc->snap_pending);
+	atomic_long_sub(snap->size, &snap->set->snap_pending);
 	kvfree(snap);	/* vfree() defers itself in softirq context */
 }
 
 /* Free @snap after a grace period, counting it as pending until then. */
-static void wberr_free_snapshot_rcu(struct wberr_c *wc,
+static void wberr_free_snapshot_rcu(struct wberr_rules *set,
 				    struct wberr_snapshot *snap)
 {
-	atomic_long_add(snap->size, &wc->snap_pending);
+	atomic_long_add(snap->size, &set->snap_pending);
 	call_rcu(&snap->rcu, wberr_snapshot_free_rcu);
 }
 
@@ -1284,98 +1730,92 @@ static void wberr_free_snapshot_rcu(struct wberr_c *wc,
  * and frees the old copy after a grace period.  A burst of messages can
  * outrun grace periods and leave hundreds of megabytes waiting; past
  * WBERR_SNAP_PENDING_MAX bytes the sender waits for the callbacks instead.
- * Called without rules_lock: rcu_barrier() sleeps for grace periods.
+ * Called without the set's lock: rcu_barrier() sleeps for grace periods.
  */
-static void wberr_bound_snapshot_pending(struct wberr_c *wc)
+static void wberr_bound_snapshot_pending(struct wberr_rules *set)
 {
-	if (atomic_long_read(&wc->snap_pending) > WBERR_SNAP_PENDING_MAX)
+	if (atomic_long_read(&set->snap_pending) > WBERR_SNAP_PENDING_MAX)
 		rcu_barrier();
 }
 
 /* Publish @snap and free @old (and @gone, if any) after a grace period. */
-static void wberr_publish(struct wberr_c *wc, struct wberr_snapshot *snap,
+static void wberr_publish(struct wberr_rules *set, struct wberr_snapshot *snap,
 			  struct wberr_snapshot *old, struct wberr_rule *gone)
 {
-	rcu_assign_pointer(wc->snap, snap);
+	rcu_assign_pointer(set->snap, snap);
 	if (gone)
 		kfree_rcu(gone, rcu);
 	if (old)
-		wberr_free_snapshot_rcu(wc, old);
+		wberr_free_snapshot_rcu(set, old);
+}
+
+/**
+ * wberr_add_rule() - give a parsed rule an id and publish it
+ * @wc: target context
+ * @what: "add" or "rule", for the refusal's reason
+ * @tmpl: the parsed rule
+ * @id: set to the new rule's id
+ *
+ * Return: 0, -ENOSPC past WBERR_MAX_RULES rules, or -ENOMEM.
+ */
+static int wberr_add_rule(struct wberr_c *wc, const char *what,
+			  struct wberr_rule *tmpl, unsigned int *id)
+{
+	struct wberr_rules *set = wc->rules;
+	struct wberr_snapshot *old, *snap;
+	struct wberr_rule *r;
+
+	r = kmemdup(tmpl, sizeof(*tmpl), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+
+	mutex_lock(&set->lock);
+	old = rcu_dereference_protected(set->snap, lockdep_is_held(&set->lock));
+	if (old && old->nr >= WBERR_MAX_RULES) {
+		mutex_unlock(&set->lock);
+		kfree(r);
+		WBERR_MSG_ERR(wc, "%s: already %u rules, the maximum", what,
+			      WBERR_MAX_RULES);
+		return -ENOSPC;
+	}
+	if (set->next_id == UINT_MAX) {
+		mutex_unlock(&set->lock);
+		kfree(r);
+		WBERR_MSG_ERR(wc, "%s: rule ids exhausted; reload the table",
+			      what);
+		return -ENOSPC;
+	}
+	r->id = set->next_id;
+	snap = wberr_build_snapshot(set, old, r, NULL);
+	if (IS_ERR(snap)) {
+		mutex_unlock(&set->lock);
+		kfree(r);
+		return PTR_ERR(snap);
+	}
+	/*
+	 * The id, not r->id after unlock: once the lock is dropped a
+	 * concurrent "clear" or "remove <id>" may free @r (dm-ioctl does not
+	 * serialise target messages, and this is no RCU read section).
+	 */
+	*id = set->next_id++;
+	wberr_publish(set, snap, old, NULL);
+	mutex_unlock(&set->lock);
+	wberr_bound_snapshot_pending(set);
+	return 0;
 }
 
 static int wberr_msg_add(struct wberr_c *wc, unsigned int argc, char **argv,
 			 char *result, unsigned int maxlen)
 {
-	struct wberr_snapshot *old, *snap;
-	struct wberr_rule tmpl = {
-		.last = wc->ti->len - 1,
-		.every = 1,
-		.prob = WBERR_PPM,
-		.action = WBERR_ACT_FAIL,
-	};
-	struct wberr_rule *r;
-	unsigned int seen = 0, i, sz = 0, id;
+	struct wberr_rule tmpl;
+	unsigned int sz = 0, id;
 	int ret;
 
-	if (argc < 3 || argc > 3 + WBERR_NR_KEYS) {
-		WBERR_MSG_ERR(wc, "add: wants <ops> <status> [key=value...], got %u words",
-			      argc);
-		return -EINVAL;
-	}
-	ret = wberr_parse_ops(wc, argv[1], &tmpl.classes);
+	ret = wberr_parse_rule(wc, "add", argc - 1, argv + 1, &tmpl);
+	if (!ret)
+		ret = wberr_add_rule(wc, "add", &tmpl, &id);
 	if (ret)
 		return ret;
-	ret = wberr_parse_status(wc, argv[2], &tmpl.status);
-	if (ret)
-		return ret;
-	for (i = 3; i < argc; i++) {
-		ret = wberr_parse_key(wc, argv[i], &tmpl, &seen);
-		if (ret)
-			return ret;
-	}
-	if (tmpl.action == WBERR_ACT_DROP && (tmpl.classes & BIT(WBERR_READ))) {
-		WBERR_MSG_ERR(wc,
-			      "add: action=drop cannot apply to reads (they would return stale memory)");
-		return -EINVAL;
-	}
-
-	r = kmemdup(&tmpl, sizeof(tmpl), GFP_KERNEL);
-	if (!r)
-		return -ENOMEM;
-
-	mutex_lock(&wc->rules_lock);
-	old = rcu_dereference_protected(wc->snap,
-					lockdep_is_held(&wc->rules_lock));
-	if (old && old->nr >= WBERR_MAX_RULES) {
-		mutex_unlock(&wc->rules_lock);
-		kfree(r);
-		WBERR_MSG_ERR(wc, "add: already %u rules, the maximum",
-			      WBERR_MAX_RULES);
-		return -ENOSPC;
-	}
-	if (wc->next_id == UINT_MAX) {
-		mutex_unlock(&wc->rules_lock);
-		kfree(r);
-		WBERR_MSG_ERR(wc, "add: rule ids exhausted; reload the table");
-		return -ENOSPC;
-	}
-	r->id = wc->next_id;
-	snap = wberr_build_snapshot(wc, old, r, NULL);
-	if (IS_ERR(snap)) {
-		mutex_unlock(&wc->rules_lock);
-		kfree(r);
-		return PTR_ERR(snap);
-	}
-	id = wc->next_id++;
-	wberr_publish(wc, snap, old, NULL);
-	mutex_unlock(&wc->rules_lock);
-	wberr_bound_snapshot_pending(wc);
-
-	/*
-	 * Not r->id: once the lock is dropped a concurrent "clear" or
-	 * "remove <id>" may free @r (dm-ioctl does not serialise target
-	 * messages, and this is no RCU read section).
-	 */
 	DMEMIT("%u", id);
 	return 1;
 }
@@ -1395,6 +1835,7 @@ static int wberr_parse_id(struct wberr_c *wc, const char *s, unsigned int *id)
 static int wberr_msg_remove(struct wberr_c *wc, unsigned int argc,
 			    char **argv)
 {
+	struct wberr_rules *set = wc->rules;
 	struct wberr_snapshot *old, *snap;
 	struct wberr_rule *gone = NULL;
 	unsigned int id, i;
@@ -1408,42 +1849,40 @@ static int wberr_msg_remove(struct wberr_c *wc, unsigned int argc,
 	if (ret)
 		return ret;
 
-	mutex_lock(&wc->rules_lock);
-	old = rcu_dereference_protected(wc->snap,
-					lockdep_is_held(&wc->rules_lock));
+	mutex_lock(&set->lock);
+	old = rcu_dereference_protected(set->snap, lockdep_is_held(&set->lock));
 	for (i = 0; old && i < old->nr; i++)
 		if (old->rules[i]->id == id)
 			gone = old->rules[i];
 	if (!gone) {
-		mutex_unlock(&wc->rules_lock);
+		mutex_unlock(&set->lock);
 		WBERR_MSG_ERR(wc, "remove: no rule %u", id);
 		return -EINVAL;
 	}
-	snap = wberr_build_snapshot(wc, old, NULL, gone);
+	snap = wberr_build_snapshot(set, old, NULL, gone);
 	if (IS_ERR(snap)) {
-		mutex_unlock(&wc->rules_lock);
+		mutex_unlock(&set->lock);
 		return PTR_ERR(snap);
 	}
-	wberr_publish(wc, snap, old, gone);
-	mutex_unlock(&wc->rules_lock);
-	wberr_bound_snapshot_pending(wc);
+	wberr_publish(set, snap, old, gone);
+	mutex_unlock(&set->lock);
+	wberr_bound_snapshot_pending(set);
 	return 0;
 }
 
-static void wberr_clear_rules(struct wberr_c *wc)
+static void wberr_clear_rules(struct wberr_rules *set)
 {
 	struct wberr_snapshot *old;
 	unsigned int i;
 
-	mutex_lock(&wc->rules_lock);
-	old = rcu_dereference_protected(wc->snap,
-					lockdep_is_held(&wc->rules_lock));
-	rcu_assign_pointer(wc->snap, NULL);
+	mutex_lock(&set->lock);
+	old = rcu_dereference_protected(set->snap, lockdep_is_held(&set->lock));
+	rcu_assign_pointer(set->snap, NULL);
 	for (i = 0; old && i < old->nr; i++)
 		kfree_rcu(old->rules[i], rcu);
 	if (old)
-		wberr_free_snapshot_rcu(wc, old);
-	mutex_unlock(&wc->rules_lock);
+		wberr_free_snapshot_rcu(set, old);
+	mutex_unlock(&set->lock);
 }
 
 static void wberr_format_classes(unsigned int classes, char *buf, size_t len)
@@ -1462,6 +1901,22 @@ static void wberr_format_classes(unsigned int classes, char *buf, size_t len)
 				       wberr_class_names[c]);
 }
 
+/* A rule's flags= value: required flags by name, excluded ones with '!'. */
+static void wberr_format_rule_flags(struct wberr_rule *r, char *buf,
+				    size_t len)
+{
+	unsigned int i;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(wberr_flags); i++)
+		if ((r->flags_set | r->flags_clear) & wberr_flags[i].flag)
+			n += scnprintf(buf + n, len - n, "%s%s%s",
+				       n ? "," : "",
+				       r->flags_clear & wberr_flags[i].flag ?
+				       "!" : "", wberr_flags[i].name);
+}
+
 /*
  * One line per rule.  When the lines do not fit, the text is cut at
  * maxlen, which makes dm-ioctl flag DM_BUFFER_FULL_FLAG; libdevmapper
@@ -1473,61 +1928,40 @@ static int wberr_msg_list(struct wberr_c *wc, char *result,
 {
 	struct wberr_snapshot *snap;
 	unsigned int sz = 0, i;
-	char ops[64], act[24];
+	char ops[64], act[32], flags[128];
 
 	if (maxlen)
 		result[0] = '\0';
 	rcu_read_lock();
-	snap = rcu_dereference(wc->snap);
+	snap = rcu_dereference(wc->rules->snap);
 	for (i = 0; snap && i < snap->nr && sz < maxlen; i++) {
 		struct wberr_rule *r = snap->rules[i];
 
 		wberr_format_classes(r->classes, ops, sizeof(ops));
-		if (r->action == WBERR_ACT_DELAY)
+		if (!r->delay_ms)
+			strscpy(act, wberr_action_names[r->action], sizeof(act));
+		else if (r->action == WBERR_ACT_FAIL)
 			scnprintf(act, sizeof(act), "delay:%u", r->delay_ms);
 		else
-			strscpy(act, r->action == WBERR_ACT_DROP ? "drop" : "fail",
-				sizeof(act));
+			scnprintf(act, sizeof(act), "delay:%u:%s", r->delay_ms,
+				  wberr_action_names[r->action]);
+		wberr_format_rule_flags(r, flags, sizeof(flags));
 		DMEMIT("%u %s %s sectors=%llu-%llu skip=%llu count=%llu ",
 		       r->id, ops, wberr_status_names[(__force u8)r->status],
 		       (unsigned long long)r->first,
 		       (unsigned long long)r->last, r->skip, r->count);
-		DMEMIT("every=%llu prob=%u action=%s matched=%llu fired=%llu\n",
-		       r->every, r->prob, act,
+		DMEMIT("every=%llu prob=%u action=%s ", r->every, r->prob, act);
+		/* keys added in 1.1 appear only when set */
+		if (flags[0])
+			DMEMIT("flags=%s ", flags);
+		if (r->split)
+			DMEMIT("split=1 ");
+		DMEMIT("matched=%llu fired=%llu\n",
 		       (u64)atomic64_read(&r->matched),
 		       (u64)atomic64_read(&r->fired));
 	}
 	rcu_read_unlock();
 	return 1;
-}
-
-static void wberr_format_flags(blk_opf_t opf, char *buf, size_t len)
-{
-	static const struct {
-		blk_opf_t flag;
-		const char *name;
-	} flags[] = {
-		{ REQ_SYNC, "sync" },
-		{ REQ_META, "meta" },
-		{ REQ_PRIO, "prio" },
-		{ REQ_FUA, "fua" },
-		{ REQ_PREFLUSH, "preflush" },
-		{ REQ_RAHEAD, "rahead" },
-		{ REQ_BACKGROUND, "background" },
-		{ REQ_NOWAIT, "nowait" },
-		{ REQ_IDLE, "idle" },
-		{ REQ_POLLED, "polled" },
-		{ REQ_NOUNMAP, "nounmap" },
-	};
-	unsigned int i;
-	size_t n = 0;
-
-	for (i = 0; i < ARRAY_SIZE(flags); i++)
-		if (opf & flags[i].flag)
-			n += scnprintf(buf + n, len - n, "%s%s", n ? "|" : "",
-				       flags[i].name);
-	if (!n)
-		strscpy(buf, "-", len);
 }
 
 /*
@@ -1628,7 +2062,7 @@ static int wberr_do_message(struct wberr_c *wc, unsigned int argc,
 		if (!strcmp(verb, "list"))
 			return wberr_msg_list(wc, result, maxlen);
 		if (!strcmp(verb, "clear")) {
-			wberr_clear_rules(wc);
+			wberr_clear_rules(wc->rules);
 		} else if (!strcmp(verb, "release")) {
 			/* the way out of a suspend presuspend does not see */
 			wberr_release_delayed(wc, true);
@@ -1690,8 +2124,9 @@ static int wberr_iterate_devices(struct dm_target *ti,
 
 /*
  * dm core already stacks the underlying device's limits through
- * iterate_devices; wberr changes none of them (rules match whole bios, so
- * no splitting is needed).  Spelled out so the pass-through is deliberate.
+ * iterate_devices; wberr changes none of them (a split=1 rule cuts bios
+ * itself, in map, and needs no boundary).  Spelled out so the pass-through
+ * is deliberate.
  */
 static void wberr_io_hints(struct dm_target *ti, struct queue_limits *limits)
 {
@@ -1699,7 +2134,7 @@ static void wberr_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type wberr_target = {
 	.name		 = "wberr",
-	.version	 = {1, 0, 0},
+	.version	 = {1, 1, 0},
 	.features	 = DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = wberr_ctr,
