@@ -186,7 +186,8 @@ static void bad_status(char *w, size_t size)
 	}
 }
 
-enum { K_SECTORS, K_SKIP, K_COUNT, K_EVERY, K_PROB, K_ACTION, NR_K };
+/* the rule keys, as many as dm-wberr's (a test of add's word count relies on it) */
+enum { K_SECTORS, K_SKIP, K_COUNT, K_EVERY, K_PROB, K_ACTION, K_FLAGS, K_SPLIT, NR_K };
 
 static void valid_kv(char *w, size_t size, unsigned int k, unsigned long long len)
 {
@@ -210,11 +211,29 @@ static void valid_kv(char *w, size_t size, unsigned int k, unsigned long long le
 	case K_PROB:
 		snprintf(w, size, "prob=%u", rn(1000001));
 		break;
+	case K_FLAGS: {
+		/* distinct flags, each required or ('!') excluded */
+		size_t n = 0, i;
+		unsigned int nf = 1 + rn(3), start = rn((unsigned int)wb_nr_bio_flags);
+
+		n += (size_t)snprintf(w, size, "flags=");
+		for (i = 0; i < nf; i++)
+			n += (size_t)snprintf(w + n, size - n, "%s%s%s", i ? "," : "",
+					      rn(2) ? "!" : "",
+					      wb_bio_flag_names[(start + i) % wb_nr_bio_flags]);
+		break;
+	}
+	case K_SPLIT:
+		snprintf(w, size, "split=%u", rn(2));
+		break;
 	default:
-		if (rn(2))
-			snprintf(w, size, "action=fail");
-		else
-			snprintf(w, size, "action=delay:%u", 1 + rn(WBERR_ABI_DELAY_MAX_MS));
+		/* never a drop: the ops may include read */
+		switch (rn(4)) {
+		case 0: snprintf(w, size, "action=fail"); break;
+		case 1: snprintf(w, size, "action=delay:%u", 1 + rn(WBERR_ABI_DELAY_MAX_MS)); break;
+		case 2: snprintf(w, size, "action=delay:%u:fail", 1 + rn(WBERR_ABI_DELAY_MAX_MS)); break;
+		default: snprintf(w, size, "action=delay:%u:pass", 1 + rn(WBERR_ABI_DELAY_MAX_MS)); break;
+		}
 		break;
 	}
 }
@@ -223,7 +242,7 @@ static void bad_kv(char *w, size_t size, unsigned long long len)
 {
 	char g[32];
 
-	switch (rn(28)) {
+	switch (rn(42)) {
 	case 0: snprintf(w, size, "sectors=%llu", rnd() % len); break;
 	case 1: snprintf(w, size, "sectors=%llu-", rnd() % len); break;
 	case 2: snprintf(w, size, "sectors=-%llu", rnd() % len); break;
@@ -251,9 +270,24 @@ static void bad_kv(char *w, size_t size, unsigned long long len)
 	case 24: snprintf(w, size, "SKIP=1"); break;
 	case 25: snprintf(w, size, "sectors=0-%llux", len - 1); break;
 	case 26: snprintf(w, size, "action=Fail"); break;
+	case 27: snprintf(w, size, "flags="); break;
+	case 28: snprintf(w, size, "flags=meta,meta"); break;
+	case 29: snprintf(w, size, "flags=sync,!sync"); break;
+	case 30: snprintf(w, size, "flags=Meta"); break;
+	case 31: snprintf(w, size, "flags=!"); break;
+	case 32: snprintf(w, size, "flags=meta,"); break;
+	case 33: snprintf(w, size, "flags=write"); break;
+	case 34: snprintf(w, size, "split=2"); break;
+	case 35: snprintf(w, size, "split="); break;
+	case 36: snprintf(w, size, "split=yes"); break;
+	case 37: snprintf(w, size, "action=delay:5:explode"); break;
+	case 38: snprintf(w, size, "action=delay:5:"); break;
+	case 39: snprintf(w, size, "action=pass"); break;
+	case 40: snprintf(w, size, "action=delay::pass"); break;
 	default: {
 		static const char *const keys[] = {
 			"sectors", "skip", "count", "every", "prob", "action",
+			"flags", "split",
 		};
 		unsigned int i;
 
@@ -272,7 +306,10 @@ static void bad_kv(char *w, size_t size, unsigned long long len)
 static unsigned int pick_keys(unsigned int *keys, unsigned int max)
 {
 	unsigned int n = rn(max + 1), i, j, t;
-	unsigned int all[NR_K] = { 0, 1, 2, 3, 4, 5 };
+	unsigned int all[NR_K];
+
+	for (i = 0; i < NR_K; i++)
+		all[i] = i;
 
 	for (i = NR_K - 1; i > 0; i--) {
 		j = rn(i + 1);
@@ -342,7 +379,11 @@ static void gen(struct msg *m, unsigned long long len)
 		break;
 	case 5:		/* drop on reads */
 		valid_ops(a, sizeof(a), 1);
-		put(m, "add %s %s action=drop", a, statuses[rn(nr_statuses)]);
+		if (rn(2))
+			put(m, "add %s %s action=drop", a, statuses[rn(nr_statuses)]);
+		else
+			put(m, "add %s %s action=delay:%u:drop", a, statuses[rn(nr_statuses)],
+			    1 + rn(WBERR_ABI_DELAY_MAX_MS));
 		break;
 	case 6:		/* wrong word count for add */
 		switch (rn(3)) {
