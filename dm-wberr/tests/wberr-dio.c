@@ -18,22 +18,30 @@
  *            bio (SECTOR is ignored)
  *   discard  BLKDISCARD of NSECT sectors
  *   zeroout  BLKZEROOUT of NSECT sectors
+ *   loopinfo LOOP_GET_STATUS64 on DEV (SECTOR is ignored): a dm device
+ *            passes it to a loop device below; prints the backing file's
+ *            name after the "0"
  *
  * -n COUNT repeats the operation COUNT times and prints the results on one
  * line, space separated.  -t appends the elapsed milliseconds of each
- * operation as "NAME/MS".
+ * operation as "NAME/MS".  -R drops CAP_SYS_RAWIO first: dm passes an
+ * ioctl aimed at part of a device only to callers that have it
+ * (dm_blk_ioctl()).
  *
  * Exit status: 0 when the operation(s) ran (whatever errno they returned),
  * 2 on a usage error or when DEV cannot be opened.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/loop.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,7 +53,7 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: wberr-dio [-t] [-n COUNT] DEV write|fua|nowait|read|check|flush|discard|zeroout SECTOR [NSECT [FILL]]\n");
+		"usage: wberr-dio [-t] [-R] [-n COUNT] DEV write|fua|nowait|read|check|flush|discard|zeroout|loopinfo SECTOR [NSECT [FILL]]\n");
 	exit(2);
 }
 
@@ -66,6 +74,25 @@ static double now_ms(void)
 	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
 }
 
+/* CAP_SYS_RAWIO out of the effective set (no libcap: two syscalls) */
+static void drop_rawio(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data)) {
+		perror("wberr-dio: capget");
+		exit(2);
+	}
+	data[CAP_TO_INDEX(CAP_SYS_RAWIO)].effective &= ~CAP_TO_MASK(CAP_SYS_RAWIO);
+	if (syscall(SYS_capset, &hdr, data)) {
+		perror("wberr-dio: capset");
+		exit(2);
+	}
+}
+
+static char loop_name[LO_NAME_SIZE + 1];
+
 /* One operation; returns 0 or an errno, or -1 for a data mismatch. */
 static int run_op(const char *dev, const char *op, unsigned long long sector,
 		  unsigned long long nsect, int fill, void *buf)
@@ -83,7 +110,7 @@ static int run_op(const char *dev, const char *op, unsigned long long sector,
 	if (!strcmp(op, "read") || !strcmp(op, "check"))
 		flags = O_RDONLY | O_DIRECT;
 	/* fsync needs no write access, and a mounted device refuses writers */
-	if (!strcmp(op, "flush"))
+	if (!strcmp(op, "flush") || !strcmp(op, "loopinfo"))
 		flags = O_RDONLY;
 
 	fd = open(dev, flags);
@@ -122,6 +149,12 @@ static int run_op(const char *dev, const char *op, unsigned long long sector,
 
 		err = ioctl(fd, !strcmp(op, "discard") ? BLKDISCARD : BLKZEROOUT,
 			    range) ? errno : 0;
+	} else if (!strcmp(op, "loopinfo")) {
+		struct loop_info64 info;
+
+		memset(&info, 0, sizeof(info));
+		err = ioctl(fd, LOOP_GET_STATUS64, &info) ? errno : 0;
+		memcpy(loop_name, info.lo_file_name, LO_NAME_SIZE);
 	} else {
 		usage();
 	}
@@ -136,10 +169,13 @@ int main(int argc, char **argv)
 	int timed = 0, opt;
 	void *buf;
 
-	while ((opt = getopt(argc, argv, "tn:")) != -1) {
+	while ((opt = getopt(argc, argv, "tRn:")) != -1) {
 		switch (opt) {
 		case 't':
 			timed = 1;
+			break;
+		case 'R':
+			drop_rawio();
 			break;
 		case 'n':
 			if (parse_u64(optarg, &count) || !count)
@@ -176,6 +212,8 @@ int main(int argc, char **argv)
 			printf("%s%s/%.0f", i ? " " : "", name, now_ms() - t0);
 		else
 			printf("%s%s", i ? " " : "", name);
+		if (!err && !strcmp(op, "loopinfo"))
+			printf(" %s", loop_name);
 	}
 	printf("\n");
 	free(buf);
