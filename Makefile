@@ -114,7 +114,10 @@ $(LIBWB): FORCE
 
 $(GUEST_BIN)/%: %.c $(LIBWB)
 	@mkdir -p $(GUEST_BIN)
-	$(CC) $(GUEST_CFLAGS) -o $@ $< $(LIBWB)
+	$(CC) $(GUEST_CFLAGS) -o $@ $< $(LIBWB) $(GUEST_LDLIBS)
+
+# lib/c's wb_dm drives dm through libdevmapper
+$(GUEST_BIN)/wberr-rulemodel: GUEST_LDLIBS += -ldevmapper
 
 guest-tools: $(LIBWB) $(GUEST_TOOLS)
 
