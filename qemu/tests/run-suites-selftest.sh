@@ -87,14 +87,19 @@ X
 
 run() {	# $1 selection, $2 cpus -> $res/..., status in $rs
 	res=$tmp/res-$TAP_N
-	rm -rf "$res" "$tmp/h" "$tmp/loaded"; mkdir -p "$res" "$tmp/h"
+	rm -rf "$res"; mkdir -p "$res"
+	boot "$1" "$2" st
+}
+boot() {	# $1 selection, $2 cpus, $3 boot name: one boot into $res (kept)
+	rm -rf "$tmp/h" "$tmp/loaded"; mkdir -p "$tmp/h"
 	: > "$tmp/klog"
 	PATH=$tmp/bin:$PATH WBERR_TESTS_DIR=$t WBERR_LIBEXEC=$tmp/libexec WBERR_RESULTS=$res \
 	WBERR_HARNESS_TMP=$tmp/h WBERR_KMSG=$tmp/kmsg WBERR_TRACING=$tmp/h/tracing WBERR_KMEMLEAK=$tmp/none \
-	WBERR_CPUS=$2 WBERR_TIMEOUT_SCALE=1 WBERR_MODDIR=$tmp/mod WBERR_BOOT_NAME=st \
+	WBERR_CPUS=$2 WBERR_TIMEOUT_SCALE=1 WBERR_MODDIR=$tmp/mod WBERR_BOOT_NAME=$3 \
 	FAKE_KLOG=$tmp/klog FAKE_LOADED=$tmp/loaded \
-		sh "$top/qemu/guest/run-suites" "$1" 3> "$res/stream" 2> "$res/err"
+		sh "$top/qemu/guest/run-suites" "$1" 3> "$res/stream-$3" 2> "$res/err"
 	rs=$?
+	cp "$res/stream-$3" "$res/stream"
 }
 sel() { sed -n 's/^WBERR-TEST-START //p' "$res/stream" | tr '\n' ' '; }
 
@@ -150,4 +155,16 @@ FAKE_INSMOD_FAIL=1 run g2/001 1
 check "$(sed -n 2p "$res/g2.tap")|$rs" \
 	"not ok 1 - 001: requirement: wberr_load_dm: insmod $tmp/mod/dm-wberr.ko failed: insmod: ERROR: could not insert module $tmp/mod/dm-wberr.ko: Invalid module format|1" \
 	"a dm-wberr that does not load is the test's one not ok, with insmod's reason; the test does not run"
+
+# make test's boots share one results directory, and its 2-vCPU boot
+# (suites-smp2) runs tests of groups the main boot (suites) ran too: its
+# group files are <group>-smp2, so neither boot's results replace the
+# other's (once the 2-vCPU boot's 1 result replaced the main boot's 229).
+res=$tmp/res-two; rm -rf "$res"; mkdir -p "$res"
+boot all 1 suites; boot smp 2 suites-smp2
+check "$(grep -c '^ok' "$res/g3.tap") $(grep -c '^ok' "$res/g3-smp2.tap") $(ls "$res" | grep -c '^g3-smp2\.')" "1 1 3" \
+	"two boots into one directory: g3.tap keeps the main boot's result, g3-smp2.tap (and its .log, .dmesg) the 2-vCPU boot's"
+check "$(grep -c '^T g3-smp2 ' "$res/stream-suites-smp2") $(grep -c '^WBERR-SUITE-START g3-smp2$' "$res/stream-suites-smp2")" "2 1" \
+	"the 2-vCPU boot's stream names the group g3-smp2, so run-guest rebuilds the right file after a crash"
+out=$("$top/qemu/report.sh" "$res" 2>&1); check "$(echo "$out" | grep -c '^  g3')" "2" "report.sh counts both"
 tap_done
