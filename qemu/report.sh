@@ -7,7 +7,7 @@
 #   report.sh [--summary] RESULTS_DIR
 #
 # --summary also prints the scenario runner's summary.txt and the paths of
-# the detailed tables (errno-fidelity.md, TAP, JUnit, console logs).  Exit status 0 only when nothing failed
+# the detailed tables (errno-fidelity.md, content-after-failure.md, TAP, JUnit, console logs).  Exit status 0 only when nothing failed
 # and at least one test passed: an empty run is a failure.
 set -uo pipefail
 . "$(cd "$(dirname "$0")/.." && pwd)/lib/sh/errtrap.sh"
@@ -109,6 +109,9 @@ if [ "$summary" = 1 ]; then
 	echo "Details:"
 	if [ -f "$dir/errno-fidelity.md" ]; then
 		printf '  %-22s %s\n' "errno per BLK_STS_*" "$dir/errno-fidelity.md"
+	fi
+	if [ -f "$dir/content-after-failure.md" ]; then
+		printf '  %-22s %s\n' "content after failure" "$dir/content-after-failure.md"
 	fi
 	label="TAP, one per suite"
 	for t in "${taps[@]+"${taps[@]}"}"; do printf '  %-22s %s\n' "$label" "$t"; label=; done

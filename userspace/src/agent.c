@@ -73,6 +73,23 @@ static void full_path(struct agent_state *s, const char *rel, char *out, size_t 
 		snprintf(out, len, "%s/%s", s->a->mnt, rel);
 }
 
+/* what @n bytes read hold, against a step's content: {new, old} */
+static int classify(const unsigned char *b, size_t n, const struct step *st)
+{
+	unsigned first = n ? b[0] : 0;
+
+	for (size_t i = 1; i < n; i++)
+		if (b[i] != first)
+			return CONTENT_MIXED;
+	if (n == 0)
+		return CONTENT_MIXED;	/* a short read at EOF: not the file's data */
+	if (first == st->content_new)
+		return CONTENT_NEW;
+	if (first == st->content_old)
+		return CONTENT_OLD;
+	return first == 0 ? CONTENT_ZERO : CONTENT_MIXED;
+}
+
 static void *pattern_buf(size_t size, unsigned pattern)
 {
 	void *b;
@@ -184,11 +201,17 @@ static void do_step(struct agent_state *s, const struct step *st, int child_sock
 		free(buf);
 		return;
 	}
-	case OP_PREAD:
+	case OP_PREAD: {
+		ssize_t n;
+
 		buf = pattern_buf((size_t)st->size, 0);
-		RET(pread(f->fd, buf, (size_t)st->size, st->offset));
+		n = pread(f->fd, buf, (size_t)st->size, st->offset);
+		RET(n);
+		if (n >= 0 && st->has_content)
+			r->content = classify(buf, (size_t)n, st);
 		free(buf);
 		return;
+	}
 	case OP_MMAP: {
 		void *m = mmap(NULL, (size_t)st->size, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, st->offset);
 

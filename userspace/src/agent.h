@@ -19,6 +19,7 @@ struct agent_resp {
 	unsigned long ino;	/* open: st_ino of the file */
 	unsigned maj, min;	/* open: st_dev (or st_rdev for a device) */
 	pid_t pid;		/* fork: the child */
+	int content;		/* pread with content: CONTENT_* of what it read */
 };
 
 struct agents {

@@ -271,6 +271,7 @@ static int run_step(struct run *r, int i, struct step_result *sr, struct agent_r
 		}
 		sr->ret = ar->ret;
 		sr->err = ar->err;
+		sr->content = ar->content;
 		return 0;
 	}
 }
@@ -287,6 +288,20 @@ static void model_update(struct run *r, const struct step *st, const struct step
 	opened = oracle_apply(&r->o, st);
 	if (opened)
 		note_open(r, opened, ar);
+}
+
+/* a pread's content against expect_content (what it found is kept for
+ * the content table either way) */
+static void judge_content(const struct step *st, int fs, struct step_result *sr)
+{
+	int want = st->expect_content[fs];
+
+	add_msg(sr->msg, sizeof(sr->msg), "read %s", content_names[sr->content]);
+	if (want == CONTENT_UNSET || want == sr->content)
+		return;
+	sr->pass = 0;
+	add_msg(sr->msg, sizeof(sr->msg), "expected %s%s%s", content_names[want],
+		st->why[0] ? ": " : "", st->why);
 }
 
 static void describe_step(const struct step *st, char *buf, size_t len)
@@ -328,7 +343,8 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	r->res = res;
 	r->fs = inst->fs;
 	r->st = (struct stack){ .dmname = cfg->dmname, .disk = cfg->disk, .mnt = cfg->mnt,
-				.seed = cfg->seed, .sc = sc, .fs = inst->fs };
+				.seed = cfg->seed, .sc = sc, .fs = inst->fs,
+				.data_mode = inst->data_mode };
 	if (faults_init(&r->fl, cfg->dmname)) {
 		free(r);
 		return -1;
@@ -501,6 +517,8 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		sr->pass = v.pass;
 		if (v.msg[0])
 			add_msg(sr->msg, sizeof(sr->msg), "%s", v.msg);
+		if (st->has_content && !sr->err)
+			judge_content(st, r->fs, sr);
 		if (sr->err && pred.valid && pred.err && pred.inode >= 0) {
 			int k = r->in[pred.inode].last_log - 1;
 

@@ -32,7 +32,8 @@ static void usage(FILE *f)
 		"                    repeatable, and one GLOB may hold several separated by\n"
 		"                    commas or spaces (ids contain neither)\n"
 		"  --seed N          PRNG seed for the wberr table (default 1)\n"
-		"  --results DIR     write summary.txt and errno-fidelity.{md,csv} there\n"
+		"  --results DIR     write summary.txt, errno-fidelity.{md,csv} and\n"
+		"                    content-after-failure.{md,csv} there\n"
 		"  --disk DEV        scratch disk (default: first of $WBERR_DISKS)\n"
 		"  --mnt DIR         mount point (default /mnt/wberr)\n"
 		"  --tracefs DIR     tracefs root (default /sys/kernel/tracing; 'none' disables)\n"
@@ -187,6 +188,8 @@ int main(int argc, char **argv)
 		}
 		if (report_fidelity(results, res, nsel) < 0)
 			fprintf(stderr, "wberr-run: cannot write the errno-fidelity table in %s\n", results);
+		if (report_content(results, res, nsel) < 0)
+			fprintf(stderr, "wberr-run: cannot write the content table in %s\n", results);
 	}
 	for (int i = 0; i < nsel; i++)
 		free(res[i].steps);

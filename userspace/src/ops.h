@@ -28,7 +28,7 @@
 	X(EXIT,            "exit",            "",                                                           AGENT,  SYNC_NO,    NULL, flags,                  or_hook_exit) \
 	X(WRITE,           "write",           "*fd *size pattern",                                          AGENT,  SYNC_OSYNC, NULL, flags,                  NULL) \
 	X(PWRITE,          "pwrite",          "*fd offset *size pattern",                                   AGENT,  SYNC_OSYNC, NULL, flags,                  NULL) \
-	X(PREAD,           "pread",           "*fd offset *size",                                           AGENT,  SYNC_NO,    NULL, flags,                  NULL) \
+	X(PREAD,           "pread",           "*fd offset *size content expect_content",                    AGENT,  SYNC_NO,    NULL, flags,                  NULL) \
 	X(MMAP,            "mmap",            "*fd offset *size",                                           AGENT,  SYNC_NO,    NULL, flags,                  or_hook_mmap) \
 	X(STORE,           "store",           "*fd offset *size pattern",                                   AGENT,  SYNC_NO,    NULL, flags,                  NULL) \
 	X(MSYNC,           "msync",           "*fd flags",                                                  AGENT,  SYNC_YES,   wb_msync_flag_names, flags,   NULL) \

@@ -21,6 +21,7 @@
 
 const char *const fs_names[FS__N] = { "raw", "ext4", "ext2", "xfs", "btrfs" };
 const char *const data_mode_names[4] = { "default", "ordered", "writeback", "journal" };
+const char *const content_names[CONTENT__N] = { "-", "new", "old", "zero", "mixed" };
 struct pctx {
 	const char *file;
 	yaml_document_t *doc;
@@ -183,6 +184,34 @@ static int get_enum(struct pctx *c, yaml_node_t *n, const char *const *names, in
 	return perr(c, n, "unknown value \"%s\" (expected one of: %s)", s, all);
 }
 
+/* data_mode: one ext4 data mode, or a list: ext4 runs once in each */
+static int get_data_modes(struct pctx *c, yaml_node_t *n, unsigned *mask)
+{
+	int m;
+
+	*mask = 0;
+	if (n->type != YAML_SEQUENCE_NODE) {
+		if (get_enum(c, n, data_mode_names, 4, &m))
+			return -1;
+		*mask = 1u << m;
+		return 0;
+	}
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		yaml_node_t *e = node(c, *it);
+		size_t old = path_push(c, "[%d]", (int)(it - n->data.sequence.items.start));
+
+		if (get_enum(c, e, data_mode_names, 4, &m))
+			return -1;
+		if (*mask & (1u << m))
+			return perr(c, e, "data mode \"%s\" given twice", data_mode_names[m]);
+		*mask |= 1u << m;
+		path_pop(c, old);
+	}
+	if (!*mask)
+		return perr(c, n, "an empty list of data modes");
+	return 0;
+}
+
 /* a scalar or a list of scalars, each a name from @tab, OR'ed together */
 static int get_flags(struct pctx *c, yaml_node_t *n, const struct wb_name_val *tab, int *out)
 {
@@ -282,6 +311,85 @@ static int parse_expect(struct pctx *c, yaml_node_t *n, struct expect *e)
 	return 0;
 }
 
+/* content: {new: <byte>, old: <byte>}, both required, different */
+static int parse_content(struct pctx *c, yaml_node_t *n, struct step *st)
+{
+	int have = 0;
+
+	if (n->type != YAML_MAPPING_NODE)
+		return perr(c, n, "expected {new: <byte>, old: <byte>}, got %s", kind_name(n));
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(c, p->key), *val = node(c, p->value);
+		const char *ks = NULL;
+		uint64_t u;
+		size_t old;
+
+		if (want_scalar(c, k, &ks))
+			return -1;
+		if (strcmp(ks, "new") && strcmp(ks, "old"))
+			return perr(c, k, "unknown key '%s' in content (expected new and old)", ks);
+		old = path_push(c, ".%s", ks);
+		if (get_u64(c, val, 255, &u))
+			return -1;
+		path_pop(c, old);
+		if (ks[0] == 'n')
+			st->content_new = (unsigned)u;
+		else
+			st->content_old = (unsigned)u;
+		have |= ks[0] == 'n' ? 1 : 2;
+	}
+	if (have != 3)
+		return perr(c, n, "content needs both new and old");
+	if (st->content_new == st->content_old)
+		return perr(c, n, "content: new and old are the same byte, a read could not tell them apart");
+	st->has_content = 1;
+	return 0;
+}
+
+/* expect_content: new|old|zero|mixed, or a mapping fs: kind with default */
+static int parse_expect_content(struct pctx *c, yaml_node_t *n, struct step *st)
+{
+	int v, dflt = CONTENT_UNSET;
+
+	if (n->type == YAML_SCALAR_NODE) {
+		if (get_enum(c, n, content_names + 1, CONTENT__N - 1, &v))
+			return -1;
+		for (int i = 0; i < FS__N; i++)
+			st->expect_content[i] = v + 1;
+		return 0;
+	}
+	if (n->type != YAML_MAPPING_NODE)
+		return perr(c, n, "expected new, old, zero, mixed or a mapping fs: kind, got %s", kind_name(n));
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(c, p->key), *val = node(c, p->value);
+		const char *ks = NULL;
+		int fs = -1;
+		size_t old;
+
+		if (want_scalar(c, k, &ks))
+			return -1;
+		old = path_push(c, ".%s", ks);
+		if (strcmp(ks, "default")) {
+			for (int i = 0; i < FS__N; i++)
+				if (!strcmp(fs_names[i], ks))
+					fs = i;
+			if (fs < 0)
+				return perr(c, k, "unknown filesystem \"%s\" (expected raw, ext4, ext2, xfs, btrfs or default)", ks);
+		}
+		if (get_enum(c, val, content_names + 1, CONTENT__N - 1, &v))
+			return -1;
+		if (fs < 0)
+			dflt = v + 1;
+		else
+			st->expect_content[fs] = v + 1;
+		path_pop(c, old);
+	}
+	for (int i = 0; i < FS__N; i++)
+		if (st->expect_content[i] == CONTENT_UNSET)
+			st->expect_content[i] = dflt;
+	return 0;
+}
+
 static int key_allowed(const char *list, const char *key, int *required)
 {
 	size_t kl = strlen(key);
@@ -350,6 +458,10 @@ static int parse_step_key(struct pctx *c, struct step *st, const char *k, yaml_n
 		return get_str(c, v, st->why, sizeof(st->why));
 	if (!strcmp(k, "expect"))
 		return parse_expect(c, v, &st->expect);
+	if (!strcmp(k, "content"))
+		return parse_content(c, v, st);
+	if (!strcmp(k, "expect_content"))
+		return parse_expect_content(c, v, st);
 	if (!strcmp(k, "records")) {
 		yaml_node_t *pk, *pv;
 		size_t old;
@@ -569,6 +681,9 @@ static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st)
 		return perr(c, n, "sync_file_range needs at least one flag");
 	if (st->op == OP_OPEN && !(st->oflags & (O_WRONLY | O_RDWR)) && (st->oflags & O_TRUNC))
 		return perr(c, n, "O_TRUNC without O_WRONLY or O_RDWR");
+	for (int i = 0; i < FS__N; i++)
+		if (st->expect_content[i] != CONTENT_UNSET && !st->has_content)
+			return perr(c, n, "expect_content needs content: {new: <byte>, old: <byte>}");
 	return 0;
 }
 
@@ -675,6 +790,7 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 	int have_name = 0, have_fs = 0;
 
 	memset(sc, 0, sizeof(*sc));
+	sc->data_modes = 1u << DM_DEFAULT;
 	snprintf(sc->file, sizeof(sc->file), "%s", c->file);
 	sc->line = (int)n->start_mark.line + 1;
 	sc->size_mb = 320;
@@ -711,7 +827,7 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 				return -1;
 			have_fs = 1;
 		} else if (!strcmp(ks, "data_mode")) {
-			if (get_enum(c, v, data_mode_names, 4, &sc->data_mode))
+			if (get_data_modes(c, v, &sc->data_modes))
 				return -1;
 			dmnode = v;
 		} else if (!strcmp(ks, "mkfs_options")) {
@@ -762,7 +878,7 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 		return perr(c, n, "missing key 'name'");
 	if (!have_fs)
 		return perr(c, n, "missing key 'fs'");
-	if (dmnode && sc->data_mode != DM_DEFAULT && !(sc->fs_mask & (1u << FS_EXT4))) {
+	if (dmnode && sc->data_modes != 1u << DM_DEFAULT && !(sc->fs_mask & (1u << FS_EXT4))) {
 		size_t old = path_push(c, "%sdata_mode", c->path[0] ? "." : "");
 
 		(void)old;
@@ -984,19 +1100,29 @@ int expand_instances(const struct scenario_set *set, struct instance **out)
 		for (int fs = 0; fs < FS__N; fs++) {
 			if (!(sc->fs_mask & (1u << fs)))
 				continue;
-			for (int s = 0; s < (sc->matrix_status ? sc->nstatuses : 1); s++) {
-				if (n == cap) {
-					cap = cap ? cap * 2 : 64;
-					v = realloc(v, (size_t)cap * sizeof(*v));
+			for (int dm = 0; dm < 4; dm++) {
+				/* every fs but ext4 runs once, in its only mode */
+				if (fs == FS_EXT4 ? !(sc->data_modes & (1u << dm)) : dm != DM_DEFAULT)
+					continue;
+				for (int s = 0; s < (sc->matrix_status ? sc->nstatuses : 1); s++) {
+					size_t o;
+
+					if (n == cap) {
+						cap = cap ? cap * 2 : 64;
+						v = realloc(v, (size_t)cap * sizeof(*v));
+					}
+					v[n].sc = sc;
+					v[n].fs = fs;
+					v[n].data_mode = fs == FS_EXT4 ? dm : DM_DEFAULT;
+					v[n].status = sc->matrix_status ? sc->statuses[s] : NULL;
+					o = (size_t)snprintf(v[n].id, sizeof(v[n].id), "%s/%s", fs_names[fs], sc->name);
+					if (v[n].status)
+						o += (size_t)snprintf(v[n].id + o, sizeof(v[n].id) - o, "[%s]", v[n].status);
+					/* a scenario of several modes names the mode of each */
+					if (fs == FS_EXT4 && (sc->data_modes & (sc->data_modes - 1)))
+						snprintf(v[n].id + o, sizeof(v[n].id) - o, "[data=%s]", data_mode_names[dm]);
+					n++;
 				}
-				v[n].sc = sc;
-				v[n].fs = fs;
-				v[n].status = sc->matrix_status ? sc->statuses[s] : NULL;
-				if (v[n].status)
-					snprintf(v[n].id, sizeof(v[n].id), "%s/%s[%s]", fs_names[fs], sc->name, v[n].status);
-				else
-					snprintf(v[n].id, sizeof(v[n].id), "%s/%s", fs_names[fs], sc->name);
-				n++;
 			}
 		}
 	}

@@ -330,3 +330,94 @@ int report_fidelity(const char *dir, const struct inst_result *rs, int n)
 	fclose(md);
 	return fclose(csv) ? -1 : 1;
 }
+
+/* columns: the labels of pread steps with content:, first-seen order */
+int report_content(const char *dir, const struct inst_result *rs, int n)
+{
+	char cols[32][NAME_LEN];
+	int ncols = 0;
+	char path[1024];
+	FILE *md, *csv;
+
+	for (int i = 0; i < n; i++) {
+		const struct scenario *sc = rs[i].inst->sc;
+
+		for (int s = 0; s < sc->nsteps; s++) {
+			int k;
+
+			if (!sc->steps[s].has_content || !sc->steps[s].label[0])
+				continue;
+			for (k = 0; k < ncols; k++)
+				if (!strcmp(cols[k], sc->steps[s].label))
+					break;
+			if (k == ncols && ncols < 32)
+				strcpy(cols[ncols++], sc->steps[s].label);
+		}
+	}
+	if (!ncols)
+		return 0;
+	snprintf(path, sizeof(path), "%s/content-after-failure.md", dir);
+	md = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/content-after-failure.csv", dir);
+	csv = fopen(path, "w");
+	if (!md || !csv) {
+		if (md)
+			fclose(md);
+		if (csv)
+			fclose(csv);
+		return -1;
+	}
+	fprintf(md, "# What a file holds after its write-back failed\n\n");
+	fprintf(md, "A cell is what the read found: `new` (the data whose write-back failed), `old` "
+		"(what the disk held before), `zero`, `mixed`, or the errno the read returned; "
+		"`(x)` marks a failed expect_content (see the TAP output).\n\n");
+	fprintf(md, "| scenario | fs |");
+	fprintf(csv, "scenario,fs");
+	for (int k = 0; k < ncols; k++) {
+		fprintf(md, " %s |", cols[k]);
+		fprintf(csv, ",%s", cols[k]);
+	}
+	fprintf(md, "\n|---|---|");
+	for (int k = 0; k < ncols; k++)
+		fprintf(md, "---|");
+	fprintf(md, "\n");
+	fprintf(csv, "\n");
+	for (int i = 0; i < n; i++) {
+		const struct instance *in = rs[i].inst;
+		const struct scenario *sc = in->sc;
+		char cells[32][48], fs[64];
+		int row = 0;
+
+		for (int k = 0; k < ncols; k++)
+			strcpy(cells[k], "");
+		for (int s = 0; s < sc->nsteps; s++) {
+			const struct step_result *sr = &rs[i].steps[s];
+
+			if (!sc->steps[s].has_content || !sc->steps[s].label[0] || !sr->ran)
+				continue;
+			for (int k = 0; k < ncols; k++)
+				if (!strcmp(cols[k], sc->steps[s].label)) {
+					snprintf(cells[k], sizeof(cells[k]), "%s%s",
+						 sr->err ? wb_errno_name(sr->err) : content_names[sr->content],
+						 sr->pass ? "" : " (x)");
+					row = 1;
+				}
+		}
+		if (!row)
+			continue;
+		snprintf(fs, sizeof(fs), "%s%s%s%s%s", fs_names[in->fs],
+			 in->data_mode != DM_DEFAULT ? " data=" : "",
+			 in->data_mode != DM_DEFAULT ? data_mode_names[in->data_mode] : "",
+			 in->status ? " " : "", in->status ? in->status : "");
+		fprintf(md, "| %s | %s |", sc->name, fs);
+		fprintf(csv, "%s,%s", sc->name, fs);
+		for (int k = 0; k < ncols; k++) {
+			fprintf(md, " %s |", cells[k][0] ? cells[k] : "-");
+			fprintf(csv, ",%s", cells[k]);
+		}
+		fprintf(md, "\n");
+		fprintf(csv, "\n");
+	}
+	fclose(md);
+	return fclose(csv) ? -1 : 1;
+}

@@ -26,6 +26,9 @@ void report_summary(FILE *out, const char *prefix, const struct run_info *ri,
 		    const struct inst_result *rs, int n);
 /* errno-fidelity.md and errno-fidelity.csv under @dir; 0 if nothing to write */
 int report_fidelity(const char *dir, const struct inst_result *rs, int n);
+/* content-after-failure.md and .csv under @dir: what each labelled pread
+ * with content: found, a row per instance; 0 if nothing to write */
+int report_content(const char *dir, const struct inst_result *rs, int n);
 /* quote for a YAML double-quoted scalar */
 void yaml_quote(const char *in, char *out, size_t len);
 

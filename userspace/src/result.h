@@ -13,6 +13,7 @@ struct step_result {
 	int checked;		/* a sync-type result judged against the model */
 	int explicit_;		/* judged against the scenario's 'expect' */
 	int expected;
+	int content;		/* pread with content: CONTENT_* it found */
 	char msg[2048];
 };
 

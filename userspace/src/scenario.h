@@ -26,6 +26,11 @@ struct expect {
 
 enum fault_action { ACT_FAIL, ACT_DROP, ACT_DELAY };
 
+/* what a pread with content: {new, old} found: every byte the new
+ * pattern, every byte the old, every byte zero, or anything else */
+enum content_kind { CONTENT_UNSET, CONTENT_NEW, CONTENT_OLD, CONTENT_ZERO, CONTENT_MIXED, CONTENT__N };
+extern const char *const content_names[CONTENT__N];
+
 struct fault_spec {
 	char id[NAME_LEN];	/* scenario-side name, for unfault */
 	unsigned ops;		/* WOP_* mask */
@@ -62,6 +67,10 @@ struct step {
 	 * of a shut-down fs): the model records it too */
 	char rec_path[PATH_LEN];
 	int rec_err;
+	/* pread: classify what was read (content), and what it must be */
+	int has_content;
+	unsigned content_new, content_old;
+	int expect_content[FS__N];	/* CONTENT_*, CONTENT_UNSET: none */
 };
 
 struct scenario {
@@ -71,7 +80,7 @@ struct scenario {
 	char file[PATH_LEN];	/* source file */
 	int line;
 	unsigned fs_mask;	/* 1 << FS_* */
-	int data_mode;
+	unsigned data_modes;	/* 1 << DM_*: ext4 runs once in each */
 	char mkfs_opts[TEXT_LEN];
 	char mount_opts[TEXT_LEN];
 	char mount_opts_fs[FS__N][TEXT_LEN];	/* per-filesystem, used when set */
@@ -92,10 +101,12 @@ struct scenario_set {
 	struct scenario *v;
 };
 
-/* One runnable instance: a scenario on one filesystem with one status. */
+/* One runnable instance: a scenario on one filesystem (in one ext4 data
+ * mode) with one status. */
 struct instance {
 	const struct scenario *sc;
 	int fs;
+	int data_mode;		/* DM_*; DM_DEFAULT for every fs but ext4 */
 	const char *status;	/* matrix status, or NULL */
 	char id[256];		/* "ext4/all-fds-exactly-once[timeout]" */
 };

@@ -21,8 +21,8 @@ static void mount_opts(const struct stack *s, char *buf, size_t len)
 	const char *mo = sc->has_mount_opts_fs ? sc->mount_opts_fs[s->fs] : sc->mount_opts;
 
 	buf[0] = 0;
-	if (s->fs == FS_EXT4 && sc->data_mode != DM_DEFAULT)
-		snprintf(buf, len, "data=%s%s%.400s", data_mode_names[sc->data_mode],
+	if (s->fs == FS_EXT4 && s->data_mode != DM_DEFAULT)
+		snprintf(buf, len, "data=%s%s%.400s", data_mode_names[s->data_mode],
 			 mo[0] ? "," : "", mo);
 	else
 		snprintf(buf, len, "%.500s", mo);

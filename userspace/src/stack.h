@@ -25,6 +25,7 @@ struct stack {
 	uint64_t seed;
 	const struct scenario *sc;
 	int fs;
+	int data_mode;		/* DM_*, ext4 only */
 	/* set up */
 	char wdev[256];		/* /dev/mapper/<dmname> */
 	char dev[256];		/* what the filesystem sits on */

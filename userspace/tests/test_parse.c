@@ -185,8 +185,56 @@ static void test_per_fs_options_and_records(void)
 		"per-fs options for an unknown filesystem");
 }
 
+/* pread's content/expect_content, and data_mode as a list */
+static void test_content_and_data_modes(void)
+{
+	struct scenario_set set = { 0 };
+	struct instance *inst = NULL;
+	const struct step *st;
+	int n;
+
+	is_int(0, parse("name: c\nfs: [ext4, xfs]\ndata_mode: [default, journal]\nsteps:\n"
+			"  - {op: open, fd: a, path: f, flags: [O_RDWR, O_CREAT]}\n"
+			"  - {op: pread, fd: a, size: 4k, content: {new: 0x22, old: 17}, expect_content: {xfs: old, default: new}}\n",
+			&set), "content, a per-fs expect_content and two data modes parse (%s)", err);
+	if (set.n != 1)
+		return;
+	st = &set.v[0].steps[1];
+	is_int(1, st->has_content, "content set");
+	is_int(0x22, (int)st->content_new, "new byte");
+	is_int(17, (int)st->content_old, "old byte");
+	is_int(CONTENT_OLD, st->expect_content[FS_XFS], "xfs expects old");
+	is_int(CONTENT_NEW, st->expect_content[FS_EXT4], "default: new");
+	n = expand_instances(&set, &inst);
+	is_int(3, n, "ext4 once per data mode, xfs once");
+	if (n == 3) {
+		is_str("ext4/c[data=default]", inst[0].id, "the mode in the id");
+		is_str("ext4/c[data=journal]", inst[1].id, "the other mode");
+		is_int(DM_JOURNAL, inst[1].data_mode, "instance data mode");
+		is_str("xfs/c", inst[2].id, "xfs has no mode in its id");
+		is_int(DM_DEFAULT, inst[2].data_mode, "and runs in the default mode");
+	}
+	free(inst);
+	scenario_set_free(&set);
+
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: pread, fd: a, size: 4k, expect_content: new}\n",
+		"t.yaml:4:5: steps[0]: expect_content needs content: {new: <byte>, old: <byte>}",
+		"expect_content without content");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: pread, fd: a, size: 4k, content: {new: 1}}\n",
+		"t.yaml:4:43: steps[0].content: content needs both new and old", "content without old");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: pread, fd: a, size: 4k, content: {new: 1, old: 1}}\n",
+		"t.yaml:4:43: steps[0].content: content: new and old are the same byte, a read could not tell them apart",
+		"content with one byte twice");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: pread, fd: a, size: 4k, content: {new: 1, old: 2}, expect_content: stale}\n",
+		"t.yaml:4:77: steps[0].expect_content: unknown value \"stale\" (expected one of: new, old, zero, mixed)",
+		"an unknown content kind");
+	refuses("name: x\nfs: ext4\ndata_mode: [journal, journal]\nsteps: [{op: sync}]\n",
+		"t.yaml:3:22: data_mode[1]: data mode \"journal\" given twice", "a data mode twice");
+}
+
 int main(void)
 {
+	test_content_and_data_modes();
 	test_per_fs_options_and_records();
 	test_good_file();
 	test_matrix();

@@ -145,6 +145,39 @@ static void test_header(void)
 	free(s);
 }
 
+/* content-after-failure: a row per instance, a column per label, the
+ * errno of a failed read, (x) for a failed expect_content */
+static void test_content(const char *dir)
+{
+	struct step st[2] = {
+		{ .op = OP_PREAD, .fd = "a", .label = "right-after", .has_content = 1, .content_new = 0x22, .content_old = 0x11 },
+		{ .op = OP_PREAD, .fd = "a", .label = "remount", .has_content = 1, .content_new = 0x22, .content_old = 0x11 },
+	};
+	struct scenario sc = { .name = "c", .nsteps = 2, .steps = st };
+	struct instance in[2] = { { .sc = &sc, .fs = FS_EXT4, .data_mode = DM_JOURNAL }, { .sc = &sc, .fs = FS_XFS } };
+	struct step_result s0[2] = { { .ran = 1, .pass = 1, .content = CONTENT_NEW },
+				     { .ran = 1, .pass = 0, .content = CONTENT_NEW } };
+	struct step_result s1[2] = { { .ran = 1, .pass = 1, .err = EIO },
+				     { .ran = 1, .pass = 1, .content = CONTENT_OLD } };
+	struct inst_result r[2] = { { .inst = &in[0], .nsteps = 2, .steps = s0 },
+				    { .inst = &in[1], .nsteps = 2, .steps = s1 } };
+	char path[512];
+	char *s;
+
+	is_int(1, report_content(dir, r, 2), "content tables written");
+	snprintf(path, sizeof(path), "%s/content-after-failure.csv", dir);
+	s = slurp(path);
+	is_str("scenario,fs,right-after,remount\nc,ext4 data=journal,new,new (x)\nc,xfs,EIO,old\n", s,
+	       "CSV: a row per instance (with its data mode), the read's errno, (x) on a failed expectation");
+	free(s);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/content-after-failure.md", dir);
+	s = slurp(path);
+	ok(strstr(s, "| c | xfs | EIO | old |") != NULL, "markdown row");
+	free(s);
+	unlink(path);
+}
+
 int main(void)
 {
 	struct step steps[2] = { { .op = OP_FSYNC, .fd = "a" }, { .op = OP_FSYNC, .fd = "b", .label = "buffered-fsync" } };
@@ -211,6 +244,7 @@ int main(void)
 	ok(strstr(s, "| timeout | 2 | ETIMEDOUT | ETIMEDOUT = | EIO |") != NULL, "markdown row");
 	free(s);
 	unlink(path);
+	test_content(dir);
 	rmdir(dir);
 	return tap_done();
 }
