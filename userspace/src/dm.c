@@ -30,10 +30,15 @@ int dm_format_add(const struct fault_spec *f, const char *status, int has_range,
 		off += (size_t)snprintf(buf + off, len - off, " every=%" PRIu64, f->every);
 	if (f->prob)
 		off += (size_t)snprintf(buf + off, len - off, " prob=%u", f->prob);
-	if (f->action == ACT_DROP)
+	if (f->delay_ms)
+		off += (size_t)snprintf(buf + off, len - off, " action=delay:%u%s", f->delay_ms,
+					f->action == ACT_DROP ? ":drop" : f->action == ACT_PASS ? ":pass" : "");
+	else if (f->action == ACT_DROP)
 		off += (size_t)snprintf(buf + off, len - off, " action=drop");
-	else if (f->action == ACT_DELAY)
-		off += (size_t)snprintf(buf + off, len - off, " action=delay:%u", f->delay_ms);
+	if (f->bio_flags[0])
+		off += (size_t)snprintf(buf + off, len - off, " flags=%s", f->bio_flags);
+	if (f->split)
+		off += (size_t)snprintf(buf + off, len - off, " split=1");
 	return off < len ? 0 : -1;
 }
 

@@ -44,7 +44,7 @@
 	X(DROP_CACHES,     "drop_caches",     "value",                                                      RUNNER, SYNC_NO,    NULL, flags,                  or_hook_drop_caches) \
 	X(UMOUNT,          "umount",          "",                                                           RUNNER, SYNC_NO,    NULL, flags,                  or_hook_umount) \
 	X(MOUNT,           "mount",           "",                                                           RUNNER, SYNC_NO,    NULL, flags,                  NULL) \
-	X(FAULT,           "fault",           "id *ops *status sectors file skip count every prob action",  RUNNER, SYNC_NO,    NULL, flags,                  NULL) \
+	X(FAULT,           "fault",           "id *ops *status sectors file skip count every prob action bio_flags split", RUNNER, SYNC_NO, NULL, flags,          NULL) \
 	X(UNFAULT,         "unfault",         "*id",                                                        RUNNER, SYNC_NO,    NULL, flags,                  NULL) \
 	X(CLEAR_FAULTS,    "clear_faults",    "",                                                           RUNNER, SYNC_NO,    NULL, flags,                  NULL) \
 	X(SLEEP,           "sleep",           "*ms",                                                        RUNNER, SYNC_NO,    NULL, flags,                  NULL)

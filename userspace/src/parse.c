@@ -311,6 +311,90 @@ static int parse_expect(struct pctx *c, yaml_node_t *n, struct expect *e)
 	return 0;
 }
 
+/* action: fail | drop | delay:<ms>[:fail|:drop|:pass], as dm-wberr takes it */
+static int parse_action(struct pctx *c, yaml_node_t *v, struct fault_spec *f)
+{
+	const char *s = NULL;
+	char then[8] = "";
+	unsigned ms;
+	int n = 0;
+
+	if (want_scalar(c, v, &s))
+		return -1;
+	f->delay_ms = 0;
+	if (!strcmp(s, "fail")) {
+		f->action = ACT_FAIL;
+		return 0;
+	}
+	if (!strcmp(s, "drop")) {
+		f->action = ACT_DROP;
+		return 0;
+	}
+	if (sscanf(s, "delay:%u%n", &ms, &n) == 1 && ms >= 1 && ms <= WBERR_ABI_DELAY_MAX_MS &&
+	    (!s[n] || (s[n] == ':' && sscanf(s + n + 1, "%7s", then) == 1 && strlen(s + n + 1) < sizeof(then)))) {
+		f->delay_ms = ms;
+		if (!then[0] || !strcmp(then, "fail"))
+			f->action = ACT_FAIL;
+		else if (!strcmp(then, "drop"))
+			f->action = ACT_DROP;
+		else if (!strcmp(then, "pass"))
+			f->action = ACT_PASS;
+		else
+			n = -1;
+		if (n >= 0)
+			return 0;
+	}
+	return perr(c, v, "unknown action \"%s\" (expected fail, drop or delay:<ms>[:fail|:drop|:pass], "
+		    "ms 1..%u)", s, WBERR_ABI_DELAY_MAX_MS);
+}
+
+/* bio_flags: a flag or a list, each a dm-wberr flag name, '!' to exclude */
+static int parse_bio_flags(struct pctx *c, yaml_node_t *v, struct fault_spec *f)
+{
+	yaml_node_item_t one = 0, *it, *end;
+	unsigned seen = 0;
+	size_t off = 0;
+
+	if (v->type == YAML_SEQUENCE_NODE) {
+		it = v->data.sequence.items.start;
+		end = v->data.sequence.items.top;
+		if (it == end)
+			return perr(c, v, "an empty list of bio flags");
+	} else {
+		it = &one;
+		end = it + 1;
+	}
+	f->bio_flags[0] = 0;
+	for (; it < end; it++) {
+		yaml_node_t *e = it == &one ? v : node(c, *it);
+		const char *s = NULL, *name;
+		size_t i;
+
+		if (want_scalar(c, e, &s))
+			return -1;
+		name = s + (s[0] == '!');
+		for (i = 0; i < wb_nr_bio_flags; i++)
+			if (!strcmp(wb_bio_flag_names[i], name))
+				break;
+		if (i == wb_nr_bio_flags) {
+			char all[256];
+			size_t o = 0;
+
+			for (size_t k = 0; k < wb_nr_bio_flags; k++)
+				o += (size_t)snprintf(all + o, sizeof(all) - o, "%s%s", k ? ", " : "",
+						      wb_bio_flag_names[k]);
+			return perr(c, e, "unknown bio flag \"%s\" (expected one of: %s; '!' before one excludes it)",
+				    s, all);
+		}
+		if (seen & (1u << i))
+			return perr(c, e, "bio flag \"%s\" given twice", name);
+		seen |= 1u << i;
+		off += (size_t)snprintf(f->bio_flags + off, sizeof(f->bio_flags) - off, "%s%s",
+					off ? "," : "", s);
+	}
+	return 0;
+}
+
 /* content: {new: <byte>, old: <byte>}, both required, different */
 static int parse_content(struct pctx *c, yaml_node_t *n, struct step *st)
 {
@@ -563,26 +647,12 @@ static int parse_step_key(struct pctx *c, struct step *st, const char *k, yaml_n
 		st->fault.prob = (uint32_t)u;
 		return 0;
 	}
-	if (!strcmp(k, "action")) {
-		const char *s = NULL;
-		unsigned ms;
-		char tail;
-
-		if (want_scalar(c, v, &s))
-			return -1;
-		if (!strcmp(s, "fail"))
-			st->fault.action = ACT_FAIL;
-		else if (!strcmp(s, "drop"))
-			st->fault.action = ACT_DROP;
-		else if (sscanf(s, "delay:%u%c", &ms, &tail) == 1 &&
-			 ms <= WBERR_ABI_DELAY_MAX_MS) {
-			st->fault.action = ACT_DELAY;
-			st->fault.delay_ms = ms;
-		} else
-			return perr(c, v, "unknown action \"%s\" (expected fail, drop or delay:<ms> up to %u)",
-				    s, WBERR_ABI_DELAY_MAX_MS);
-		return 0;
-	}
+	if (!strcmp(k, "action"))
+		return parse_action(c, v, &st->fault);
+	if (!strcmp(k, "bio_flags"))
+		return parse_bio_flags(c, v, &st->fault);
+	if (!strcmp(k, "split"))
+		return get_bool(c, v, &st->fault.split);
 	return perr(c, v, "internal: unhandled key");
 }
 

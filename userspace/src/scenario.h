@@ -24,7 +24,8 @@ struct expect {
 	int err[FS__N];		/* positive errno, 0, or EXPECT_UNSET */
 };
 
-enum fault_action { ACT_FAIL, ACT_DROP, ACT_DELAY };
+/* what a fault does with a bio, after delay_ms when set (dm-wberr's action=) */
+enum fault_action { ACT_FAIL, ACT_DROP, ACT_PASS };
 
 /* what a pread with content: {new, old} found: every byte the new
  * pattern, every byte the old, every byte zero, or anything else */
@@ -40,8 +41,10 @@ struct fault_spec {
 	char file[PATH_LEN];	/* file-targeted: fail the data extents of this file */
 	uint64_t skip, count, every;
 	uint32_t prob;		/* ppm; 0 = not given */
-	int action;
-	unsigned delay_ms;
+	int action;		/* ACT_*; ACT_PASS only with delay_ms */
+	unsigned delay_ms;	/* 0: act at once */
+	char bio_flags[128];	/* dm-wberr flags=: "meta,!sync", "" = any */
+	int split;		/* split=1: only the sectors in range */
 };
 
 struct step {

@@ -42,10 +42,23 @@ static void test_add_message(void)
 	f.count = 0;
 	f.skip = 0;
 	f.prob = 10000;
-	f.action = ACT_DELAY;
+	f.action = ACT_FAIL;
 	f.delay_ms = 50;
 	dm_format_add(&f, "nexus", 0, 0, 0, buf, sizeof(buf));
 	is_str("add all nexus prob=10000 action=delay:50", buf, "probabilistic delayed rule");
+	f.prob = 0;
+	f.action = ACT_PASS;
+	f.split = 1;
+	snprintf(f.bio_flags, sizeof(f.bio_flags), "meta,!sync");
+	dm_format_add(&f, "ioerr", 1, 8, 15, buf, sizeof(buf));
+	is_str("add all ioerr sectors=8-15 action=delay:50:pass flags=meta,!sync split=1", buf,
+	       "dm-wberr 1.1's keys: delay then pass, flags, split");
+	f.delay_ms = 0;
+	f.action = ACT_DROP;
+	f.split = 0;
+	f.bio_flags[0] = 0;
+	dm_format_add(&f, "ioerr", 0, 0, 0, buf, sizeof(buf));
+	is_str("add all ioerr action=drop", buf, "drop at once");
 }
 
 static void test_trace_lines(void)

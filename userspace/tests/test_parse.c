@@ -228,6 +228,25 @@ static void test_content_and_data_modes(void)
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: pread, fd: a, size: 4k, content: {new: 1, old: 2}, expect_content: stale}\n",
 		"t.yaml:4:77: steps[0].expect_content: unknown value \"stale\" (expected one of: new, old, zero, mixed)",
 		"an unknown content kind");
+	is_int(0, parse("name: f\nfs: ext4\nsteps:\n"
+			"  - {op: fault, ops: write, status: ioerr, action: 'delay:20:pass', bio_flags: [meta, '!sync'], split: true}\n",
+			&set), "a fault with dm-wberr 1.1's keys parses (%s)", err);
+	if (set.n == 1) {
+		const struct fault_spec *f = &set.v[0].steps[0].fault;
+
+		is_int(ACT_PASS, f->action, "delay then pass");
+		is_int(20, (int)f->delay_ms, "delay ms");
+		is_str("meta,!sync", f->bio_flags, "bio flags as dm-wberr takes them");
+		is_int(1, f->split, "split");
+	}
+	scenario_set_free(&set);
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fault, ops: write, status: ioerr, bio_flags: [meta, metadata]}\n",
+		"t.yaml:4:62: steps[0].bio_flags: unknown bio flag \"metadata\" (expected one of: sync, meta, prio, fua, "
+		"preflush, rahead, background, nowait, idle, polled, nounmap; '!' before one excludes it)",
+		"an unknown bio flag");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fault, ops: write, status: ioerr, action: 'delay:0'}\n",
+		"t.yaml:4:52: steps[0].action: unknown action \"delay:0\" (expected fail, drop or "
+		"delay:<ms>[:fail|:drop|:pass], ms 1..60000)", "a delay of 0 ms");
 	refuses("name: x\nfs: ext4\ndata_mode: [journal, journal]\nsteps: [{op: sync}]\n",
 		"t.yaml:3:22: data_mode[1]: data mode \"journal\" given twice", "a data mode twice");
 }
