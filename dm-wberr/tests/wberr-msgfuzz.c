@@ -38,25 +38,20 @@
 #include <unistd.h>
 
 #include "wb_names.h"
+#include "wb_rand.h"
 
 #define MSG_MAX 1024
 
-static uint64_t rng_state;
+static struct wb_rand rng;
 
 static uint64_t rnd(void)
 {
-	uint64_t x = rng_state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	rng_state = x;
-	return x * 0x2545F4914F6CDD1DULL;
+	return wb_rand_next(&rng);
 }
 
 static unsigned int rn(unsigned int n)
 {
-	return (unsigned int)(rnd() % n);
+	return wb_rand_below(&rng, n);
 }
 
 static const char *const verbs[] = { "add", "remove", "clear", "list", "log", "log_clear", "release" };
@@ -559,7 +554,7 @@ int main(int argc, char **argv)
 	len = strtoull(argv[4 + send], NULL, 0);
 	if (len < 2)
 		usage();
-	rng_state = seed * 2 + 0x9e3779b97f4a7c15ULL;
+	wb_rand_seed(&rng, seed);
 
 	if (send) {
 		ctl = open("/dev/mapper/control", O_RDWR);

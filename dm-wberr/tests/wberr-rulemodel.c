@@ -40,6 +40,7 @@
 #include "wb_dm.h"
 #include "wb_faultlog.h"
 #include "wb_names.h"
+#include "wb_rand.h"
 
 #define MAX_LIVE	64
 #define OUT_MAX		(1 << 20)
@@ -58,7 +59,7 @@ struct mrule {
 	char canon[512];
 };
 
-static uint64_t rng_state;
+static struct wb_rand rng;
 static struct mrule *rules;		/* every rule ever added, id - 1 */
 static unsigned int nr_rules;
 static unsigned long mismatches;
@@ -66,18 +67,12 @@ static char *out;
 
 static uint64_t rnd(void)
 {
-	uint64_t x = rng_state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	rng_state = x;
-	return x * 0x2545F4914F6CDD1DULL;
+	return wb_rand_next(&rng);
 }
 
 static unsigned int rn(unsigned int n)
 {
-	return (unsigned int)(rnd() % n);
+	return wb_rand_below(&rng, n);
 }
 
 static void mismatch(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -401,7 +396,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	dm = argv[1];
-	rng_state = strtoull(argv[2], NULL, 0) * 2 + 0x9e3779b97f4a7c15ULL;
+	wb_rand_seed(&rng, strtoull(argv[2], NULL, 0));
 	count = strtoul(argv[3], NULL, 0);
 	len = strtoull(argv[4], NULL, 0);
 	pause_us = argc == 6 ? strtoul(argv[5], NULL, 0) : 0;

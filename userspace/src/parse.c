@@ -265,22 +265,30 @@ static int parse_errno_value(struct pctx *c, yaml_node_t *n, int *out)
 	return 0;
 }
 
-static int parse_expect(struct pctx *c, yaml_node_t *n, struct expect *e)
-{
-	int v, dflt = EXPECT_UNSET;
+/* one value parser of parse_per_fs() */
+typedef int (*fs_value_fn)(struct pctx *c, yaml_node_t *n, int *v);
 
-	e->set = 1;
+/*
+ * A value for every file system, or a mapping {raw|ext4|ext2|xfs|btrfs|
+ * default: value}: out[fs] gets each one's, @unset where neither is given.
+ * @what and @unit name the value in a refusal.
+ */
+static int parse_per_fs(struct pctx *c, yaml_node_t *n, int *out, int unset, fs_value_fn fn,
+			const char *what, const char *unit)
+{
+	int v, dflt = unset;
+
 	for (int i = 0; i < FS__N; i++)
-		e->err[i] = EXPECT_UNSET;
+		out[i] = unset;
 	if (n->type == YAML_SCALAR_NODE) {
-		if (parse_errno_value(c, n, &v))
+		if (fn(c, n, &v))
 			return -1;
 		for (int i = 0; i < FS__N; i++)
-			e->err[i] = v;
+			out[i] = v;
 		return 0;
 	}
 	if (n->type != YAML_MAPPING_NODE)
-		return perr(c, n, "expected an errno name or a mapping fs: errno, got %s", kind_name(n));
+		return perr(c, n, "expected %s or a mapping fs: %s, got %s", what, unit, kind_name(n));
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = node(c, p->key), *val = node(c, p->value);
 		const char *ks = NULL;
@@ -297,18 +305,24 @@ static int parse_expect(struct pctx *c, yaml_node_t *n, struct expect *e)
 			if (fs < 0)
 				return perr(c, k, "unknown filesystem \"%s\" (expected raw, ext4, ext2, xfs, btrfs or default)", ks);
 		}
-		if (parse_errno_value(c, val, &v))
+		if (fn(c, val, &v))
 			return -1;
 		if (fs < 0)
 			dflt = v;
 		else
-			e->err[fs] = v;
+			out[fs] = v;
 		path_pop(c, old);
 	}
 	for (int i = 0; i < FS__N; i++)
-		if (e->err[i] == EXPECT_UNSET)
-			e->err[i] = dflt;
+		if (out[i] == unset)
+			out[i] = dflt;
 	return 0;
+}
+
+static int parse_expect(struct pctx *c, yaml_node_t *n, struct expect *e)
+{
+	e->set = 1;
+	return parse_per_fs(c, n, e->err, EXPECT_UNSET, parse_errno_value, "an errno name", "errno");
 }
 
 /* action: fail | drop | delay:<ms>[:fail|:drop|:pass], as dm-wberr takes it */
@@ -430,48 +444,19 @@ static int parse_content(struct pctx *c, yaml_node_t *n, struct step *st)
 	return 0;
 }
 
+static int content_value(struct pctx *c, yaml_node_t *n, int *v)
+{
+	if (get_enum(c, n, content_names + 1, CONTENT__N - 1, v))
+		return -1;
+	(*v)++;		/* content_names[0] is "-", no expectation */
+	return 0;
+}
+
 /* expect_content: new|old|zero|mixed, or a mapping fs: kind with default */
 static int parse_expect_content(struct pctx *c, yaml_node_t *n, struct step *st)
 {
-	int v, dflt = CONTENT_UNSET;
-
-	if (n->type == YAML_SCALAR_NODE) {
-		if (get_enum(c, n, content_names + 1, CONTENT__N - 1, &v))
-			return -1;
-		for (int i = 0; i < FS__N; i++)
-			st->expect_content[i] = v + 1;
-		return 0;
-	}
-	if (n->type != YAML_MAPPING_NODE)
-		return perr(c, n, "expected new, old, zero, mixed or a mapping fs: kind, got %s", kind_name(n));
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(c, p->key), *val = node(c, p->value);
-		const char *ks = NULL;
-		int fs = -1;
-		size_t old;
-
-		if (want_scalar(c, k, &ks))
-			return -1;
-		old = path_push(c, ".%s", ks);
-		if (strcmp(ks, "default")) {
-			for (int i = 0; i < FS__N; i++)
-				if (!strcmp(fs_names[i], ks))
-					fs = i;
-			if (fs < 0)
-				return perr(c, k, "unknown filesystem \"%s\" (expected raw, ext4, ext2, xfs, btrfs or default)", ks);
-		}
-		if (get_enum(c, val, content_names + 1, CONTENT__N - 1, &v))
-			return -1;
-		if (fs < 0)
-			dflt = v + 1;
-		else
-			st->expect_content[fs] = v + 1;
-		path_pop(c, old);
-	}
-	for (int i = 0; i < FS__N; i++)
-		if (st->expect_content[i] == CONTENT_UNSET)
-			st->expect_content[i] = dflt;
-	return 0;
+	return parse_per_fs(c, n, st->expect_content, CONTENT_UNSET, content_value,
+			    "new, old, zero, mixed", "kind");
 }
 
 static int key_allowed(const char *list, const char *key, int *required)

@@ -233,12 +233,61 @@ void report_summary(FILE *out, const char *prefix, const struct run_info *ri,
 	free(g);
 }
 
+/* @dir/@base.md and @dir/@base.csv, both or neither */
+static int open_table(const char *dir, const char *base, FILE **md, FILE **csv)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s.md", dir, base);
+	*md = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/%s.csv", dir, base);
+	*csv = fopen(path, "w");
+	if (*md && *csv)
+		return 0;
+	if (*md)
+		fclose(*md);
+	if (*csv)
+		fclose(*csv);
+	return -1;
+}
+
+/* the header rows of both files: the @nfixed first columns (@md_fixed
+ * "| a | b |", @csv_fixed "a,b"), then @ncols names @stride bytes apart */
+static void table_header(FILE *md, FILE *csv, const char *md_fixed, const char *csv_fixed, int nfixed,
+			 const char *cols, size_t stride, int ncols)
+{
+	fprintf(md, "%s", md_fixed);
+	fprintf(csv, "%s", csv_fixed);
+	for (int k = 0; k < ncols; k++) {
+		fprintf(md, " %s |", cols + (size_t)k * stride);
+		fprintf(csv, ",%s", cols + (size_t)k * stride);
+	}
+	fprintf(md, "\n|");
+	for (int k = 0; k < nfixed + ncols; k++)
+		fprintf(md, "---|");
+	fprintf(md, "\n");
+	fprintf(csv, "\n");
+}
+
+/* the rest of a row after its fixed columns: @ncols cells @stride bytes
+ * apart, "-" in the markdown for an empty one */
+static void table_cells(FILE *md, FILE *csv, const char *cells, size_t stride, int ncols)
+{
+	for (int k = 0; k < ncols; k++) {
+		const char *c = cells + (size_t)k * stride;
+
+		fprintf(md, " %s |", c[0] ? c : "-");
+		fprintf(csv, ",%s", c);
+	}
+	fprintf(md, "\n");
+	fprintf(csv, "\n");
+}
+
 /* columns: "<fs> <label>" in first-seen order; rows: statuses */
 int report_fidelity(const char *dir, const struct inst_result *rs, int n)
 {
 	char cols[64][96];
 	int ncols = 0, any = 0;
-	char path[1024];
 	FILE *md, *csv;
 
 	for (int i = 0; i < n; i++) {
@@ -263,31 +312,12 @@ int report_fidelity(const char *dir, const struct inst_result *rs, int n)
 	}
 	if (!any)
 		return 0;
-	snprintf(path, sizeof(path), "%s/errno-fidelity.md", dir);
-	md = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/errno-fidelity.csv", dir);
-	csv = fopen(path, "w");
-	if (!md || !csv) {
-		if (md)
-			fclose(md);
-		if (csv)
-			fclose(csv);
+	if (open_table(dir, "errno-fidelity", &md, &csv))
 		return -1;
-	}
 	fprintf(md, "# Errno fidelity: what each call returned for each injected BLK_STS_*\n\n");
 	fprintf(md, "A cell is the errno the call returned; `=` marks it equal to blk_status_to_errno(), "
 		"`(x)` marks a failed check (see the TAP output).\n\n");
-	fprintf(md, "| status | BLK_STS | blk_status_to_errno |");
-	fprintf(csv, "status,blk_sts,blk_errno");
-	for (int k = 0; k < ncols; k++) {
-		fprintf(md, " %s |", cols[k]);
-		fprintf(csv, ",%s", cols[k]);
-	}
-	fprintf(md, "\n|---|---|---|");
-	for (int k = 0; k < ncols; k++)
-		fprintf(md, "---|");
-	fprintf(md, "\n");
-	fprintf(csv, "\n");
+	table_header(md, csv, "| status | BLK_STS | blk_status_to_errno |", "status,blk_sts,blk_errno", 3, cols[0], sizeof(cols[0]), ncols);
 	for (size_t st = 0; st < wb_nr_statuses; st++) {
 		const struct wb_status *bs = &wb_statuses[st];
 		char cells[64][48];
@@ -320,12 +350,7 @@ int report_fidelity(const char *dir, const struct inst_result *rs, int n)
 			continue;
 		fprintf(md, "| %s | %d | %s |", bs->name, bs->blk_sts, wb_errno_name(bs->err));
 		fprintf(csv, "%s,%d,%s", bs->name, bs->blk_sts, wb_errno_name(bs->err));
-		for (int k = 0; k < ncols; k++) {
-			fprintf(md, " %s |", cells[k][0] ? cells[k] : "-");
-			fprintf(csv, ",%s", cells[k]);
-		}
-		fprintf(md, "\n");
-		fprintf(csv, "\n");
+		table_cells(md, csv, cells[0], sizeof(cells[0]), ncols);
 	}
 	fclose(md);
 	return fclose(csv) ? -1 : 1;
@@ -336,7 +361,6 @@ int report_content(const char *dir, const struct inst_result *rs, int n)
 {
 	char cols[32][NAME_LEN];
 	int ncols = 0;
-	char path[1024];
 	FILE *md, *csv;
 
 	for (int i = 0; i < n; i++) {
@@ -356,32 +380,13 @@ int report_content(const char *dir, const struct inst_result *rs, int n)
 	}
 	if (!ncols)
 		return 0;
-	snprintf(path, sizeof(path), "%s/content-after-failure.md", dir);
-	md = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/content-after-failure.csv", dir);
-	csv = fopen(path, "w");
-	if (!md || !csv) {
-		if (md)
-			fclose(md);
-		if (csv)
-			fclose(csv);
+	if (open_table(dir, "content-after-failure", &md, &csv))
 		return -1;
-	}
 	fprintf(md, "# What a file holds after its write-back failed\n\n");
 	fprintf(md, "A cell is what the read found: `new` (the data whose write-back failed), `old` "
 		"(what the disk held before), `zero`, `mixed`, or the errno the read returned; "
 		"`(x)` marks a failed expect_content (see the TAP output).\n\n");
-	fprintf(md, "| scenario | fs |");
-	fprintf(csv, "scenario,fs");
-	for (int k = 0; k < ncols; k++) {
-		fprintf(md, " %s |", cols[k]);
-		fprintf(csv, ",%s", cols[k]);
-	}
-	fprintf(md, "\n|---|---|");
-	for (int k = 0; k < ncols; k++)
-		fprintf(md, "---|");
-	fprintf(md, "\n");
-	fprintf(csv, "\n");
+	table_header(md, csv, "| scenario | fs |", "scenario,fs", 2, cols[0], sizeof(cols[0]), ncols);
 	for (int i = 0; i < n; i++) {
 		const struct instance *in = rs[i].inst;
 		const struct scenario *sc = in->sc;
@@ -411,12 +416,7 @@ int report_content(const char *dir, const struct inst_result *rs, int n)
 			 in->status ? " " : "", in->status ? in->status : "");
 		fprintf(md, "| %s | %s |", sc->name, fs);
 		fprintf(csv, "%s,%s", sc->name, fs);
-		for (int k = 0; k < ncols; k++) {
-			fprintf(md, " %s |", cells[k][0] ? cells[k] : "-");
-			fprintf(csv, ",%s", cells[k]);
-		}
-		fprintf(md, "\n");
-		fprintf(csv, "\n");
+		table_cells(md, csv, cells[0], sizeof(cells[0]), ncols);
 	}
 	fclose(md);
 	return fclose(csv) ? -1 : 1;
