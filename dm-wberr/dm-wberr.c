@@ -412,16 +412,15 @@ static int wberr_parse_opt_args(struct dm_target *ti, struct wberr_c *wc,
 	for (i = 0; i < argc; i++)
 		len += strlen(opt_argv[i]) + 1;
 	if (argc) {
-		wc->opt_args = kzalloc(len, GFP_KERNEL);
+		wc->opt_args = kmalloc(len, GFP_KERNEL);
 		if (!wc->opt_args) {
 			ti->error = "Cannot allocate the table arguments";
 			return -ENOMEM;
 		}
-		for (i = 0; i < argc; i++) {
-			if (i)
-				strcat(wc->opt_args, " ");
-			strcat(wc->opt_args, opt_argv[i]);
-		}
+		/* the words joined by single spaces */
+		for (i = 0, len = 0; i < argc; i++)
+			len += sprintf(wc->opt_args + len, "%s%s", i ? " " : "",
+				       opt_argv[i]);
 	}
 
 	while (argc) {
@@ -448,7 +447,6 @@ static int wberr_parse_opt_args(struct dm_target *ti, struct wberr_c *wc,
 				ti->error = "A rule has fewer words than its count";
 				return -EINVAL;
 			}
-			memset(&tmpl, 0, sizeof(tmpl));
 			r = wberr_parse_rule(wc, "rule", words, as->argv, &tmpl);
 			if (!r)
 				r = wberr_add_rule(wc, "rule", &tmpl, &id);
