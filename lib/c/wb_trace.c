@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "wb_trace.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,55 +21,99 @@ static int parse_hex(const char *s, const char *key, uint64_t *v)
 	return p && sscanf(p + strlen(key), "%" SCNx64, v) == 1 ? 0 : -1;
 }
 
-/* "<comm>-<pid> [cpu] flags <secs>.<usecs>: <event>: ..." */
-static int parse_head(const char *line, const char *ev, struct wb_tev *e)
+/* the cpu field, "[%03d] ": the first " [<digits>] " of the line */
+static const char *find_cpu(const char *line, uint32_t *cpu)
 {
-	const char *p = ev, *bracket, *dash;
-	unsigned long long s, u;
+	const char *b, *p;
 
-	/* the timestamp is the token "<secs>.<usecs>:" just before <event> */
-	while (p > line && p[-1] == ' ')
-		p--;
-	while (p > line && p[-1] != ' ')
-		p--;
-	if (sscanf(p, "%llu.%llu:", &s, &u) != 2)
+	for (b = strstr(line, " ["); b; b = strstr(b + 1, " [")) {
+		for (p = b + 2; isdigit((unsigned char)*p); p++)
+			;
+		if (p > b + 2 && p[0] == ']' && p[1] == ' ') {
+			*cpu = (uint32_t)strtoul(b + 2, NULL, 10);
+			return b;
+		}
+	}
+	return NULL;
+}
+
+int wb_trace_head(const char *line, struct wb_thead *h)
+{
+	const char *b, *end, *p, *colon, *ts, *comm;
+	unsigned long long s, u;
+	int n = 0;
+	size_t len;
+
+	memset(h, 0, sizeof(*h));
+	if (line[0] == '#' || !(b = find_cpu(line, &h->cpu)))
 		return -1;
-	e->us = s * 1000000ull + u;
-	bracket = strstr(line, " [");
-	if (!bracket || bracket > p)
+	/* "<secs>.<usecs>: " ends the head; the flags before it have no ':' */
+	colon = strstr(b, ": ");
+	if (!colon)
 		return -1;
-	e->cpu = (uint32_t)strtoul(bracket + 2, NULL, 10);
-	/* the comm may contain dashes: the pid follows the last one */
-	dash = bracket;
-	while (dash > line && dash[0] != '-')
-		dash--;
-	if (dash[0] != '-')
+	for (ts = colon; ts > b && ts[-1] != ' '; ts--)
+		;
+	if (sscanf(ts, "%llu.%llu%n", &s, &u, &n) != 2 || ts + n != colon)
 		return -1;
-	e->pid = (uint32_t)strtoul(dash + 1, NULL, 10);
+	h->us = s * 1000000ull + u;
+	h->body = colon + 2;
+	/* "(%7d) " or "(-------) " with record-tgid */
+	end = b;
+	if (end > line && end[-1] == ')') {
+		for (p = end - 1; p > line && *p != '('; p--)
+			;
+		if (*p != '(')
+			return -1;
+		h->tgid = (uint32_t)strtoul(p + 1, NULL, 10);
+		end = p;
+	}
+	/* "%16s-%-7d ": the pid's digits, then the dash after the comm */
+	while (end > line && end[-1] == ' ')
+		end--;
+	for (p = end; p > line && isdigit((unsigned char)p[-1]); p--)
+		;
+	if (p == end || p == line || p[-1] != '-')
+		return -1;
+	h->pid = (uint32_t)strtoul(p, NULL, 10);
+	for (comm = line; *comm == ' '; comm++)
+		;
+	len = comm < p - 1 ? (size_t)(p - 1 - comm) : 0;
+	if (len >= sizeof(h->comm))
+		len = sizeof(h->comm) - 1;
+	memcpy(h->comm, comm, len);
+	h->comm[len] = 0;
 	return 0;
+}
+
+static const char *after(const char *body, const char *ev)
+{
+	size_t n = strlen(ev);
+
+	return strncmp(body, ev, n) ? NULL : body + n;
 }
 
 int wb_tev_parse(const char *line, struct wb_tev *e)
 {
-	static const char set_ev[] = "filemap_set_wb_err: ";
-	static const char adv_ev[] = "file_check_and_advance_wb_err: ";
-	static const char sb_ev[] = "file_check_and_advance_sb_err: ";
-	static const char mark_ev[] = "tracing_mark_write: ";
+	struct wb_thead h;
 	const char *ev, *p;
 	uint64_t ino, a, b;
 	int err;
 
 	memset(e, 0, sizeof(*e));
 	e->err = -1;
-	if (line[0] == '#')
+	if (wb_trace_head(line, &h))
 		return -1;
-	if ((ev = strstr(line, mark_ev))) {
+	e->us = h.us;
+	e->cpu = h.cpu;
+	e->pid = h.pid;
+	e->tgid = h.tgid;
+	if ((ev = after(h.body, "tracing_mark_write: "))) {
 		e->kind = WB_TEV_MARK;
-		snprintf(e->mark, sizeof(e->mark), "%s", ev + strlen(mark_ev));
+		snprintf(e->mark, sizeof(e->mark), "%s", ev);
 		e->mark[strcspn(e->mark, "\n")] = 0;
-		return parse_head(line, ev, e);
+		return 0;
 	}
-	if ((ev = strstr(line, set_ev))) {
+	if ((ev = after(h.body, "filemap_set_wb_err: "))) {
 		e->kind = WB_TEV_SET;
 		if (parse_hex(ev, "ino=0x", &ino) || parse_hex(ev, "errseq=0x", &a))
 			return -1;
@@ -82,10 +127,12 @@ int wb_tev_parse(const char *line, struct wb_tev *e)
 		p = strstr(ev, " errno=");
 		if (p && sscanf(p, " errno=%d", &err) == 1)
 			e->err = err < 0 ? -err : err;
-	} else if ((ev = strstr(line, adv_ev)) || (ev = strstr(line, sb_ev))) {
+	} else if ((ev = after(h.body, "file_check_and_advance_wb_err: ")) ||
+		   (ev = after(h.body, "file_check_and_advance_sb_err: "))) {
 		const char *f = strstr(ev, "file=");
 
-		e->kind = strncmp(ev, sb_ev, strlen(sb_ev)) ? WB_TEV_ADVANCE : WB_TEV_SB_ADVANCE;
+		e->kind = after(h.body, "file_check_and_advance_sb_err: ") ? WB_TEV_SB_ADVANCE
+									    : WB_TEV_ADVANCE;
 		if (parse_hex(ev, "ino=0x", &ino) || parse_hex(ev, "old=0x", &a) ||
 		    parse_hex(ev, "new=0x", &b) || !f)
 			return -1;
@@ -96,9 +143,7 @@ int wb_tev_parse(const char *line, struct wb_tev *e)
 		return -1;
 	}
 	e->ino = ino;
-	if (parse_dev(ev, &e->major, &e->minor) || parse_head(line, ev, e))
-		return -1;
-	return 0;
+	return parse_dev(ev, &e->major, &e->minor);
 }
 
 int wb_call_mark_format(char *buf, size_t len, const struct wb_call_mark *m)

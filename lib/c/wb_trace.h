@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One line of tracefs's "trace" file, for the errseq tracepoints and
- * trace_marker writes:
- *   <comm>-<pid> [cpu] flags <secs>.<usecs>: <event>: <fields>
+ * trace_marker writes.  The head (kernel/trace/trace_output.c,
+ * trace_print_context(), 6.12):
+ *   "%16s-%-7d " comm, pid
+ *   "(%7d) " tgid, or "(-------) " when unknown  (only with options/record-tgid)
+ *   "[%03d] " cpu
+ *   flags, 5 characters and a space             (only with options/irq-info)
+ *   " %5lu.%06lu: " seconds.microseconds        (trace_clock mono and friends)
+ * then <event>: <fields>:
  *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x..      (stock 6.12:
  *                       errseq= is errseq_set()'s return, the value BEFORE)
  *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x.. errno=N
@@ -28,6 +34,7 @@ struct wb_tev {
 	int kind;
 	uint64_t us;		/* timestamp in microseconds (trace_clock's) */
 	uint32_t cpu, pid;
+	uint32_t tgid;		/* with options/record-tgid; 0 when not printed */
 	uint32_t major, minor;
 	uint64_t ino;
 	uint32_t errseq;	/* SET: errseq= as printed */
@@ -41,6 +48,23 @@ struct wb_tev {
 
 /* 0 and *e filled when @line is one of these events, -1 otherwise */
 int wb_tev_parse(const char *line, struct wb_tev *e);
+
+/*
+ * The head of any event line, so that every parser of "trace" reads it
+ * the same way (wb_tev_parse, and program mode's syscall, io_uring and
+ * sched events).  The comm is the text before the last '-' ahead of the
+ * pid, leading padding dropped, so comms with dashes or spaces survive.
+ */
+struct wb_thead {
+	uint64_t us;		/* timestamp in microseconds (trace_clock's) */
+	uint32_t pid;		/* the task (thread) id */
+	uint32_t tgid;		/* 0 when record-tgid is off or the tgid unknown */
+	uint32_t cpu;
+	char comm[16];		/* TASK_COMM_LEN, "<...>" when the kernel forgot it */
+	const char *body;	/* into the line: "<event>: ..." or a syscall's text */
+};
+/* 0 and *h when @line has a head, -1 for comments and anything else */
+int wb_trace_head(const char *line, struct wb_thead *h);
 
 /*
  * The marker both tools write into trace_marker before (B) and after (E) a
