@@ -2,6 +2,7 @@
 #include "wb_tracefs.h"
 #include "wb_sys.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,31 @@ static const char *const events[] = {
 };
 /* only with kernel/patches/0004: syncfs's cursor moves */
 static const char sb_event[] = "events/filemap/file_check_and_advance_sb_err/enable";
+
+#define SYSCALL_EVENTS(name)						\
+	"events/syscalls/sys_enter_" name "/enable",			\
+	"events/syscalls/sys_exit_" name "/enable"
+/* program mode: the sync family, and the writes that may sync (O_SYNC, O_DSYNC) */
+static const char *const sys_events[] = {
+	SYSCALL_EVENTS("fsync"), SYSCALL_EVENTS("fdatasync"), SYSCALL_EVENTS("msync"),
+	SYSCALL_EVENTS("sync_file_range"), SYSCALL_EVENTS("syncfs"), SYSCALL_EVENTS("sync"),
+	SYSCALL_EVENTS("write"), SYSCALL_EVENTS("pwrite64"), SYSCALL_EVENTS("writev"),
+	SYSCALL_EVENTS("pwritev"), SYSCALL_EVENTS("pwritev2"),
+};
+static const char no_syscalls[] =
+	"events/syscalls (missing: a kernel without CONFIG_FTRACE_SYSCALLS has no syscall events)";
+/* optional program-mode events, with the bit each one sets */
+static const struct {
+	const char *path;
+	int bit;
+} opt_events[] = {
+	{ "events/io_uring/io_uring_submit_req/enable", WB_TRACEFS_URING },
+	{ "events/io_uring/io_uring_complete/enable", WB_TRACEFS_URING },
+	{ "events/io_uring/io_uring_file_get/enable", WB_TRACEFS_URING_FD },
+	{ "events/sched/sched_process_fork/enable", WB_TRACEFS_SCHED },
+	{ "events/sched/sched_process_exec/enable", WB_TRACEFS_SCHED },
+};
+static const char tgid_opt[] = "options/record-tgid";
 
 static int put(const char *root, const char *rel, const char *val)
 {
@@ -60,6 +86,57 @@ int wb_tracefs_start(const char *root, unsigned int buffer_kb, const char **what
 	sb = exists(root, sb_event) && !put(root, sb_event, "1");
 	*what = "tracing_on 1";
 	return put(root, "tracing_on", "1") ? -1 : sb;
+}
+
+int wb_tracefs_program(const char *root, const char **what)
+{
+	const char *dummy;
+	int bits = WB_TRACEFS_SYSCALLS;
+	size_t i;
+
+	if (!what)
+		what = &dummy;
+	/* first, so that the events from here on carry the tgid */
+	*what = tgid_opt;
+	if (exists(root, tgid_opt) && !put(root, tgid_opt, "1"))
+		bits |= WB_TRACEFS_TGID;
+	*what = no_syscalls;
+	if (!exists(root, "events/syscalls")) {
+		errno = ENOENT;
+		return -1;
+	}
+	for (i = 0; i < sizeof(sys_events) / sizeof(sys_events[0]); i++) {
+		*what = sys_events[i];
+		if (!exists(root, sys_events[i])) {
+			errno = ENOENT;
+			return -1;
+		}
+		if (put(root, sys_events[i], "1"))
+			return -1;
+	}
+	/* a bit stays set when every event that sets it is on */
+	bits |= WB_TRACEFS_URING | WB_TRACEFS_URING_FD | WB_TRACEFS_SCHED;
+	for (i = 0; i < sizeof(opt_events) / sizeof(opt_events[0]); i++) {
+		*what = opt_events[i].path;
+		if (!exists(root, opt_events[i].path) || put(root, opt_events[i].path, "1"))
+			bits &= ~opt_events[i].bit;
+	}
+	*what = "program-mode events on";
+	return bits;
+}
+
+void wb_tracefs_program_off(const char *root)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sys_events) / sizeof(sys_events[0]); i++)
+		if (exists(root, sys_events[i]))
+			put(root, sys_events[i], "0");
+	for (i = 0; i < sizeof(opt_events) / sizeof(opt_events[0]); i++)
+		if (exists(root, opt_events[i].path))
+			put(root, opt_events[i].path, "0");
+	if (exists(root, tgid_opt))
+		put(root, tgid_opt, "0");
 }
 
 void wb_tracefs_events_off(const char *root)

@@ -18,6 +18,35 @@
 int wb_tracefs_start(const char *root, unsigned int buffer_kb, const char **what);
 /* disables the errseq events; tracing_on is left to the caller */
 void wb_tracefs_events_off(const char *root);
+/*
+ * Program mode (wberr-run running an unmodified program): besides the
+ * errseq events, every sync-family call the program makes, without a pid
+ * filter (set_event_pid would also hide filemap_set_wb_err, which fires in
+ * writeback completion context in other tasks).  userspace/src/synctrace.h
+ * reads the result.
+ */
+enum {
+	WB_TRACEFS_SYSCALLS	= 1 << 0,	/* always, on success: sys_enter_/sys_exit_ of
+						 * fsync fdatasync msync sync_file_range syncfs
+						 * sync write pwrite64 writev pwritev pwritev2 */
+	WB_TRACEFS_URING	= 1 << 1,	/* io_uring_submit_req, io_uring_complete */
+	WB_TRACEFS_URING_FD	= 1 << 2,	/* io_uring_file_get: a request's fd */
+	WB_TRACEFS_SCHED	= 1 << 3,	/* sched_process_fork, sched_process_exec */
+	WB_TRACEFS_TGID		= 1 << 4,	/* options/record-tgid: lines carry the tgid */
+};
+/*
+ * After wb_tracefs_start(): sets options/record-tgid and enables the
+ * events above.  The syscall events are required (the write family is how
+ * an O_SYNC write's cursor move is told from a stray one): without them
+ * -1, errno ENOENT, *what the first missing event, which on a kernel
+ * built without CONFIG_FTRACE_SYSCALLS (Debian's stock ones) is the
+ * events/syscalls directory itself.  The others are optional (no io_uring
+ * in the kernel, an old option name): their bits say what is on.  Returns
+ * the bits, or -1 (errno set, the step in *what when not NULL).
+ */
+int wb_tracefs_program(const char *root, const char **what);
+/* disables program mode's events and record-tgid */
+void wb_tracefs_program_off(const char *root);
 /* the buffer's text (malloc'ed), then clears it; NULL on error */
 char *wb_tracefs_take(const char *root);
 /* one line into trace_marker */

@@ -4,6 +4,7 @@
  * writes where, the syncfs event only when the kernel has it, take and
  * mark.  The real one is exercised by every guest scenario and stress run.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -36,6 +37,64 @@ static char *cat(const char *rel)
 	snprintf(buf, sizeof(buf), "%s", t ? t : "(missing)");
 	free(t);
 	return buf;
+}
+
+static const char *const sys_names[] = {
+	"fsync", "fdatasync", "msync", "sync_file_range", "syncfs", "sync",
+	"write", "pwrite64", "writev", "pwritev", "pwritev2",
+};
+
+static void make_event(const char *rel)
+{
+	char cmd[512], path[256];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/%s", root, rel);
+	if (system(cmd))
+		return;
+	snprintf(path, sizeof(path), "%s/enable", rel);
+	touch(path, "0");
+}
+
+/* program mode: a kernel without syscall events is an error that says so */
+static void test_program(void)
+{
+	const char *what = NULL;
+	char rel[256];
+	size_t i;
+	int bits;
+
+	errno = 0;
+	is_int(-1, wb_tracefs_program(root, &what), "program mode: no events/syscalls is an error");
+	ok(errno == ENOENT && what && strstr(what, "CONFIG_FTRACE_SYSCALLS"), "ENOENT, and it names the config option");
+	for (i = 0; i < sizeof(sys_names) / sizeof(sys_names[0]) - 1; i++) {
+		snprintf(rel, sizeof(rel), "events/syscalls/sys_enter_%s", sys_names[i]);
+		make_event(rel);
+		snprintf(rel, sizeof(rel), "events/syscalls/sys_exit_%s", sys_names[i]);
+		make_event(rel);
+	}
+	is_int(-1, wb_tracefs_program(root, &what), "program mode: one syscall event missing");
+	is_str("events/syscalls/sys_enter_pwritev2/enable", what, "what names it");
+	make_event("events/syscalls/sys_enter_pwritev2");
+	make_event("events/syscalls/sys_exit_pwritev2");
+	bits = wb_tracefs_program(root, &what);
+	is_int(WB_TRACEFS_SYSCALLS, bits, "every syscall event, nothing optional on this kernel");
+	is_str("1", cat("events/syscalls/sys_exit_pwrite64/enable"), "sys_exit_pwrite64 on");
+	make_event("events/io_uring/io_uring_submit_req");
+	make_event("events/io_uring/io_uring_complete");
+	make_event("events/sched/sched_process_fork");
+	make_event("events/sched/sched_process_exec");
+	make_event("options");
+	touch("options/record-tgid", "0");
+	bits = wb_tracefs_program(root, &what);
+	is_int(WB_TRACEFS_SYSCALLS | WB_TRACEFS_URING | WB_TRACEFS_SCHED | WB_TRACEFS_TGID, bits,
+	       "io_uring without io_uring_file_get, sched, record-tgid");
+	ok(!strcmp(cat("options/record-tgid"), "1") && !strcmp(cat("events/io_uring/io_uring_complete/enable"), "1") &&
+	   !strcmp(cat("events/sched/sched_process_exec/enable"), "1"), "record-tgid, io_uring and sched on");
+	make_event("events/io_uring/io_uring_file_get");
+	ok(wb_tracefs_program(root, &what) & WB_TRACEFS_URING_FD, "io_uring_file_get when the kernel has it");
+	wb_tracefs_program_off(root);
+	ok(!strcmp(cat("options/record-tgid"), "0") && !strcmp(cat("events/syscalls/sys_enter_fsync/enable"), "0") &&
+	   !strcmp(cat("events/io_uring/io_uring_file_get/enable"), "0"), "program mode off");
 }
 
 int main(void)
@@ -72,6 +131,7 @@ int main(void)
 	wb_tracefs_events_off(root);
 	ok(!strcmp(cat("events/filemap/file_check_and_advance_sb_err/enable"), "0") &&
 	   !strcmp(cat("events/filemap/filemap_set_wb_err/enable"), "0"), "events off");
+	test_program();
 	is_int(0, wb_tracefs_mark(root, "wberr-mark:B%d", 3), "mark");
 	is_str("wberr-mark:B3", cat("trace_marker"), "into trace_marker");
 	touch("trace", "a line\n");
