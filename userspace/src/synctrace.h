@@ -88,6 +88,7 @@ struct sc_call {
 	uint64_t enter_us, exit_us;	/* io_uring: submit, complete */
 	long long ret;		/* 0 or -errno; write family: bytes; io_uring: cqe res */
 	unsigned int state;
+	size_t line;		/* of its entry (its exit without one): orders calls */
 	size_t cur, ncur;	/* its cursor moves: curs[cidx[cur .. cur + ncur)] */
 };
 
@@ -118,12 +119,13 @@ struct sc_mark {
 	char text[64];		/* <phase>, the prefix dropped */
 };
 
-/* sched_process_fork / sched_process_exec: names for processes */
+/* one sched_process_fork or sched_process_exec: who a pid is */
 struct sc_proc {
 	uint64_t us;
-	uint32_t pid, parent;	/* parent 0: seen in an exec only */
-	char comm[16];
-	char exe[96];		/* the last exec's filename, "" if none */
+	uint32_t pid;		/* fork: the child (a thread too); exec: the task */
+	uint32_t parent;	/* fork: the parent; exec: 0 */
+	char comm[16];		/* fork: the child's; exec: the new one */
+	char exe[96];		/* exec: the filename; fork: "" */
 };
 
 struct sc_log {
