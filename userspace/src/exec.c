@@ -17,6 +17,7 @@
 #include "wb_names.h"
 #include "wb_tracefs.h"
 #include "oracle.h"
+#include "program.h"
 #include "sys.h"
 #include "wb_sys.h"
 #include "trace.h"
@@ -331,6 +332,10 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	struct evidence evd;
 	int evd_on = 0;
 
+	if (sc->prog) {
+		free(r);
+		return program_run(cfg, inst, res);
+	}
 	memset(res, 0, sizeof(*res));
 	res->inst = inst;
 	res->nsteps = sc->nsteps;

@@ -11,6 +11,7 @@ struct exec_cfg {
 	const char *mnt;	/* mount point */
 	const char *tracefs;	/* tracefs root, NULL to skip tracing */
 	const char *dmname;	/* name of the wberr device */
+	const char *results;	/* program mode writes each instance's report under it, or NULL */
 	const char *evidence;	/* write each instance's evidence under it (evidence.h), or NULL */
 	uint64_t seed;
 	int verbose;

@@ -32,7 +32,7 @@ static void usage(FILE *f)
 		"                    repeatable, and one GLOB may hold several separated by\n"
 		"                    commas or spaces (ids contain neither)\n"
 		"  --seed N          PRNG seed for the wberr table (default 1)\n"
-		"  --results DIR     write summary.txt, errno-fidelity.{md,csv} and\n"
+		"  --results DIR     write summary.txt, errno-fidelity.{md,csv}, programs/<id>/ and\n"
 		"                    content-after-failure.{md,csv} there\n"
 		"  --disk DEV        scratch disk (default: first of $WBERR_DISKS)\n"
 		"  --mnt DIR         mount point (default /mnt/wberr)\n"
@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 's': cfg.seed = strtoull(optarg, NULL, 0); break;
-		case 'r': results = optarg; break;
+		case 'r': results = optarg; cfg.results = optarg; break;
 		case 'd': cfg.disk = optarg; break;
 		case 'm': cfg.mnt = optarg; break;
 		case 't': cfg.tracefs = strcmp(optarg, "none") ? optarg : NULL; break;

@@ -22,6 +22,8 @@
 const char *const fs_names[FS__N] = { "raw", "ext4", "ext2", "xfs", "btrfs" };
 const char *const data_mode_names[4] = { "default", "ordered", "writeback", "journal" };
 const char *const content_names[CONTENT__N] = { "-", "new", "old", "zero", "mixed" };
+const char *const recover_names[REC__N] = { "kill", "clear_faults", "drop_caches", "remount", "device_cycle" };
+const char *const errors_expect_names[ERRORS__N] = { "seen", "lost", "silent" };
 struct pctx {
 	const char *file;
 	yaml_document_t *doc;
@@ -641,7 +643,8 @@ static int parse_step_key(struct pctx *c, struct step *st, const char *k, yaml_n
 	return perr(c, v, "internal: unhandled key");
 }
 
-static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st)
+/* @default_op: the op when the mapping has no 'op' key, or -1 to require one */
+static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st, int default_op)
 {
 	yaml_node_t *opnode = NULL;
 	char seen[24][NAME_LEN];
@@ -667,14 +670,18 @@ static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st)
 		if (!strcmp(ks, "op"))
 			opnode = node(c, p->value);
 	}
-	if (!opnode)
+	if (!opnode && default_op < 0)
 		return perr(c, n, "missing key 'op'");
-	{
+	if (opnode) {
 		size_t old = path_push(c, ".op");
 
 		if (get_enum(c, opnode, op_names, OP__N, &st->op))
 			return -1;
+		if (default_op >= 0 && st->op != default_op)
+			return perr(c, opnode, "only op %s belongs here", op_names[default_op]);
 		path_pop(c, old);
+	} else {
+		st->op = default_op;
 	}
 	if (st->op == OP_MSYNC)
 		st->flags = MS_SYNC;
@@ -834,14 +841,226 @@ static int parse_opts(struct pctx *c, yaml_node_t *n, char *dst, size_t len, con
 	return 0;
 }
 
+/* a list of strings (or one string) into @dst[max][len] */
+static int get_str_list(struct pctx *c, yaml_node_t *n, char (*dst)[PATH_LEN], int max, int *count)
+{
+	*count = 0;
+	if (n->type == YAML_SCALAR_NODE)
+		return get_str(c, n, dst[(*count)++], PATH_LEN);
+	if (n->type != YAML_SEQUENCE_NODE)
+		return perr(c, n, "expected a string or a list of them, got %s", kind_name(n));
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		size_t old = path_push(c, "[%d]", (int)(it - n->data.sequence.items.start));
+
+		if (*count == max)
+			return perr(c, node(c, *it), "at most %d entries", max);
+		if (get_str(c, node(c, *it), dst[(*count)++], PATH_LEN))
+			return -1;
+		path_pop(c, old);
+	}
+	return 0;
+}
+
+/* arm: start | {after_ms: N} | {marker: TEXT} */
+static int parse_arm(struct pctx *c, yaml_node_t *n, struct program *pg)
+{
+	yaml_node_t *k, *v;
+	uint64_t u;
+	size_t old;
+	int rc;
+
+	if (n->type == YAML_SCALAR_NODE && !strcmp((const char *)n->data.scalar.value, "start")) {
+		pg->arm = ARM_START;
+		return 0;
+	}
+	if (n->type != YAML_MAPPING_NODE || n->data.mapping.pairs.top - n->data.mapping.pairs.start != 1)
+		return perr(c, n, "expected start, {after_ms: N} or {marker: TEXT}");
+	k = node(c, n->data.mapping.pairs.start->key);
+	v = node(c, n->data.mapping.pairs.start->value);
+	if (k->type != YAML_SCALAR_NODE)
+		return perr(c, k, "expected after_ms or marker");
+	old = path_push(c, ".%s", (const char *)k->data.scalar.value);
+	if (!strcmp((const char *)k->data.scalar.value, "after_ms")) {
+		pg->arm = ARM_AFTER_MS;
+		rc = get_u64(c, v, 3600000, &u);
+		pg->arm_ms = (unsigned)u;
+	} else if (!strcmp((const char *)k->data.scalar.value, "marker")) {
+		pg->arm = ARM_MARKER;
+		rc = get_str(c, v, pg->marker, sizeof(pg->marker));
+		if (!rc && !pg->marker[0])
+			rc = perr(c, v, "empty marker");
+	} else {
+		rc = perr(c, k, "unknown key '%s' (expected after_ms or marker)", (const char *)k->data.scalar.value);
+	}
+	path_pop(c, old);
+	return rc;
+}
+
+/* expect: {program: any|zero|nonzero, check: pass|fail, errors: seen|lost|silent} */
+static int parse_prog_expect(struct pctx *c, yaml_node_t *n, struct program *pg)
+{
+	static const char *const exits[] = { "any", "zero", "nonzero" };
+	static const char *const checks[] = { NULL, "pass", "fail" };
+
+	if (n->type != YAML_MAPPING_NODE)
+		return perr(c, n, "expected a mapping {program, check, errors}, got %s", kind_name(n));
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
+		const char *ks = NULL;
+		size_t old;
+		int rc;
+
+		if (want_scalar(c, k, &ks))
+			return -1;
+		old = path_push(c, ".%s", ks);
+		if (!strcmp(ks, "program"))
+			rc = get_enum(c, v, exits, 3, &pg->expect_program);
+		else if (!strcmp(ks, "check"))
+			rc = get_enum(c, v, checks, 3, &pg->expect_check);
+		else if (!strcmp(ks, "errors"))
+			rc = get_enum(c, v, errors_expect_names, ERRORS__N, &pg->expect_errors);
+		else
+			rc = perr(c, k, "unknown key '%s' (allowed: program, check, errors)", ks);
+		if (rc)
+			return -1;
+		path_pop(c, old);
+	}
+	return 0;
+}
+
+static int parse_program(struct pctx *c, yaml_node_t *n, struct program *pg)
+{
+	int have_run = 0;
+	yaml_node_t *faults = NULL;
+
+	pg->timeout_s = 600;
+	pg->expect_check = EXIT_ZERO;
+	pg->recover[pg->nrecover++] = REC_KILL;
+	pg->recover[pg->nrecover++] = REC_CLEAR_FAULTS;
+	pg->recover[pg->nrecover++] = REC_DROP_CACHES;
+	if (n->type != YAML_MAPPING_NODE)
+		return perr(c, n, "program must be a mapping, got %s", kind_name(n));
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
+		const char *ks = NULL;
+		size_t old;
+		uint64_t u;
+		int rc = 0;
+
+		if (want_scalar(c, k, &ks))
+			return -1;
+		old = path_push(c, ".%s", ks);
+		if (!strcmp(ks, "setup")) {
+			rc = get_str(c, v, pg->setup, sizeof(pg->setup));
+		} else if (!strcmp(ks, "run")) {
+			rc = get_str(c, v, pg->run, sizeof(pg->run));
+			have_run = 1;
+		} else if (!strcmp(ks, "check")) {
+			rc = get_str(c, v, pg->check, sizeof(pg->check));
+		} else if (!strcmp(ks, "user")) {
+			char buf[32], *end;
+			unsigned long uid, gid;
+
+			if (get_str(c, v, buf, sizeof(buf)))
+				return -1;
+			uid = strtoul(buf, &end, 10);
+			gid = uid;
+			if (*end == ':')
+				gid = strtoul(end + 1, &end, 10);
+			if (end == buf || *end || !uid || uid > 65535 || !gid || gid > 65535)
+				return perr(c, v, "user must be UID or UID:GID, non-zero (the program runs unprivileged)");
+			pg->has_user = 1;
+			pg->uid = (unsigned)uid;
+			pg->gid = (unsigned)gid;
+		} else if (!strcmp(ks, "timeout_s")) {
+			rc = get_u64(c, v, 86400, &u);
+			pg->timeout_s = (unsigned)u;
+			if (!rc && !u)
+				rc = perr(c, v, "timeout_s must be at least 1");
+		} else if (!strcmp(ks, "arm")) {
+			rc = parse_arm(c, v, pg);
+		} else if (!strcmp(ks, "faults")) {
+			faults = v;
+		} else if (!strcmp(ks, "recover")) {
+			if (v->type != YAML_SEQUENCE_NODE)
+				return perr(c, v, "expected a list of: kill, clear_faults, drop_caches, remount, device_cycle");
+			pg->nrecover = 0;
+			for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+				size_t o2 = path_push(c, "[%d]", (int)(it - v->data.sequence.items.start));
+
+				if (pg->nrecover == PROG_MAX_LIST)
+					return perr(c, node(c, *it), "at most %d recovery actions", PROG_MAX_LIST);
+				if (get_enum(c, node(c, *it), recover_names, REC__N, &pg->recover[pg->nrecover++]))
+					return -1;
+				path_pop(c, o2);
+			}
+		} else if (!strcmp(ks, "needs")) {
+			rc = get_str_list(c, v, pg->needs, PROG_MAX_LIST, &pg->nneeds);
+		} else if (!strcmp(ks, "env")) {
+			if (v->type != YAML_MAPPING_NODE)
+				return perr(c, v, "expected a mapping NAME: value, got %s", kind_name(v));
+			for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+				char name[NAME_LEN], val[PATH_LEN - NAME_LEN];
+
+				if (pg->nenv == PROG_MAX_LIST)
+					return perr(c, node(c, q->key), "at most %d variables", PROG_MAX_LIST);
+				if (get_name(c, node(c, q->key), name, sizeof(name)) ||
+				    get_str(c, node(c, q->value), val, sizeof(val)))
+					return -1;
+				snprintf(pg->env[pg->nenv++], PATH_LEN, "%s=%s", name, val);
+			}
+		} else if (!strcmp(ks, "expect")) {
+			rc = parse_prog_expect(c, v, pg);
+		} else if (!strcmp(ks, "why")) {
+			rc = get_str(c, v, pg->why, sizeof(pg->why));
+		} else {
+			rc = perr(c, k, "unknown key '%s' (allowed: needs, env, user, setup, run, timeout_s, arm, "
+				  "faults, recover, check, expect, why)", ks);
+		}
+		if (rc)
+			return -1;
+		path_pop(c, old);
+	}
+	if (!have_run || !pg->run[0])
+		return perr(c, n, "program needs 'run' (the command, sh -c)");
+	if (!faults)
+		return perr(c, n, "program needs 'faults' (a list of fault steps without 'op')");
+	if ((pg->expect_check == EXIT_NONZERO || pg->expect_errors != ERRORS_SEEN) && !pg->why[0])
+		return perr(c, n, "an expected finding (check: fail, errors: lost or silent) needs 'why'");
+	{
+		size_t old = path_push(c, ".faults");
+
+		if (faults->type != YAML_SEQUENCE_NODE || faults->data.sequence.items.top == faults->data.sequence.items.start)
+			return perr(c, faults, "expected a non-empty list of faults");
+		for (yaml_node_item_t *it = faults->data.sequence.items.start; it < faults->data.sequence.items.top; it++) {
+			size_t o2 = path_push(c, "[%d]", (int)(it - faults->data.sequence.items.start));
+			struct step *st;
+
+			if (pg->nfaults == PROG_MAX_FAULTS)
+				return perr(c, node(c, *it), "at most %d faults", PROG_MAX_FAULTS);
+			st = &pg->faults[pg->nfaults];
+			if (parse_step(c, node(c, *it), st, OP_FAULT))
+				return -1;
+			if (!st->fault.id[0])
+				snprintf(st->fault.id, sizeof(st->fault.id), "f%d", pg->nfaults + 1);
+			if (!st->fault.file[0] && !st->fault.has_sectors)
+				return perr(c, node(c, *it), "a program's fault needs 'file' (a path, a glob or $marker) or 'sectors'");
+			pg->nfaults++;
+			path_pop(c, o2);
+		}
+		path_pop(c, old);
+	}
+	return 0;
+}
+
 static const char *const scenario_keys[] = {
 	"name", "description", "guarantee", "fs", "data_mode", "mkfs_options",
-	"mount_options", "size_mb", "stack", "oracle", "fidelity", "matrix", "steps", NULL
+	"mount_options", "size_mb", "stack", "oracle", "fidelity", "matrix", "steps", "program", NULL
 };
 
 static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 {
-	yaml_node_t *steps = NULL, *dmnode = NULL;
+	yaml_node_t *steps = NULL, *dmnode = NULL, *prog = NULL;
 	int have_name = 0, have_fs = 0;
 
 	memset(sc, 0, sizeof(*sc));
@@ -866,7 +1085,7 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 			known |= !strcmp(scenario_keys[i], ks);
 		if (!known)
 			return perr(c, k, "unknown key '%s' (allowed: name, description, guarantee, fs, data_mode, "
-				    "mkfs_options, mount_options, size_mb, stack, oracle, fidelity, matrix, steps)", ks);
+				    "mkfs_options, mount_options, size_mb, stack, oracle, fidelity, matrix, steps, program)", ks);
 		if (!strcmp(ks, "name")) {
 			if (get_name(c, v, sc->name, sizeof(sc->name)))
 				return -1;
@@ -926,6 +1145,8 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 				return -1;
 		} else if (!strcmp(ks, "steps")) {
 			steps = v;
+		} else if (!strcmp(ks, "program")) {
+			prog = v;
 		}
 		path_pop(c, old);
 	}
@@ -939,8 +1160,33 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 		(void)old;
 		return perr(c, dmnode, "data_mode applies to ext4 only");
 	}
+	{
+		const char *slash = strrchr(c->file, '/');
+
+		snprintf(sc->dir, sizeof(sc->dir), "%.*s", slash ? (int)(slash - c->file) : 1, slash ? c->file : ".");
+	}
+	if (prog && steps) {
+		path_push(c, "%sprogram", c->path[0] ? "." : "");
+		return perr(c, prog, "a scenario has 'steps' or 'program', not both");
+	}
+	if (prog) {
+		size_t old = path_push(c, "%sprogram", c->path[0] ? "." : "");
+
+		if (sc->fs_mask & (1u << FS_RAW))
+			return perr(c, prog, "a program needs a file system, not raw");
+		sc->prog = calloc(1, sizeof(*sc->prog));
+		if (!sc->prog)
+			return perr(c, prog, "out of memory");
+		if (parse_program(c, prog, sc->prog))
+			return -1;
+		for (int i = 0; i < sc->prog->nfaults; i++)
+			if (!strcmp(sc->prog->faults[i].fault.status, "$status") && !sc->matrix_status)
+				return perr(c, prog, "status $status needs a 'matrix: {status: ...}' in the scenario");
+		path_pop(c, old);
+		return 0;
+	}
 	if (!steps)
-		return perr(c, n, "missing key 'steps'");
+		return perr(c, n, "missing key 'steps' (or 'program')");
 	{
 		size_t old = path_push(c, "%ssteps", c->path[0] ? "." : "");
 		int nsteps;
@@ -956,7 +1202,7 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 		for (int i = 0; i < nsteps; i++) {
 			size_t o2 = path_push(c, "[%d]", i);
 
-			if (parse_step(c, node(c, steps->data.sequence.items.start[i]), &sc->steps[i]))
+			if (parse_step(c, node(c, steps->data.sequence.items.start[i]), &sc->steps[i], -1))
 				return -1;
 			sc->nsteps++;
 			if (sc->steps[i].op == OP_FAULT && !strcmp(sc->steps[i].fault.status, "$status") &&
@@ -1020,6 +1266,7 @@ int parse_buffer(const char *name, const char *buf, size_t len,
 			path_push(&c, "[%d]", (int)(it - root->data.sequence.items.start));
 			if (parse_scenario(&c, node(&c, *it), &sc) || set_append(set, &sc)) {
 				free(sc.steps);
+				free(sc.prog);
 				ret = -1;
 				break;
 			}
@@ -1029,6 +1276,7 @@ int parse_buffer(const char *name, const char *buf, size_t len,
 
 		if (parse_scenario(&c, root, &sc) || set_append(set, &sc)) {
 			free(sc.steps);
+			free(sc.prog);
 			ret = -1;
 		}
 	}
@@ -1041,8 +1289,10 @@ int parse_buffer(const char *name, const char *buf, size_t len,
 				ret = -1;
 			}
 	if (ret) {
-		for (int i = base; i < set->n; i++)
+		for (int i = base; i < set->n; i++) {
 			free(set->v[i].steps);
+			free(set->v[i].prog);
+		}
 		set->n = base;
 	}
 	yaml_document_delete(&doc);
@@ -1137,8 +1387,10 @@ int parse_path(const char *path, struct scenario_set *set, char *err, size_t err
 
 void scenario_set_free(struct scenario_set *set)
 {
-	for (int i = 0; i < set->n; i++)
+	for (int i = 0; i < set->n; i++) {
 		free(set->v[i].steps);
+		free(set->v[i].prog);
+	}
 	free(set->v);
 	set->v = NULL;
 	set->n = 0;

@@ -60,6 +60,13 @@ void report_tap_result(FILE *out, int idx, const struct inst_result *r)
 
 			if (!s->ran)
 				continue;
+			if (sc->prog) {
+				snprintf(line, sizeof(line), "%s %d %s%s%s", s->pass ? "ok" : "FAIL", i + 1,
+					 s->what, s->msg[0] ? ": " : "", s->msg);
+				yaml_quote(line, q, sizeof(q));
+				fprintf(out, "    - %s\n", q);
+				continue;
+			}
 			snprintf(line, sizeof(line), "%s %d %s%s%s -> %s%s%s", s->pass ? "ok" : "FAIL",
 				 i + 1, op_names[sc->steps[i].op], sc->steps[i].fd[0] ? " " : "",
 				 sc->steps[i].fd, wb_errno_name(s->err), s->msg[0] ? ": " : "", s->msg);

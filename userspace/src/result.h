@@ -14,6 +14,7 @@ struct step_result {
 	int explicit_;		/* judged against the scenario's 'expect' */
 	int expected;
 	int content;		/* pread with content: CONTENT_* it found */
+	char what[96];		/* program mode: what this check judged */
 	char msg[2048];
 };
 

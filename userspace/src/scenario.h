@@ -76,6 +76,46 @@ struct step {
 	int expect_content[FS__N];	/* CONTENT_*, CONTENT_UNSET: none */
 };
 
+/*
+ * Program mode (scenarios/README.md, "Programs"): an unmodified program
+ * runs on the file system, faults are armed by a plan, the device is
+ * recovered and the user's checker judges what survived.
+ */
+enum arm_when { ARM_START, ARM_AFTER_MS, ARM_MARKER };
+enum recover_action { REC_KILL, REC_CLEAR_FAULTS, REC_DROP_CACHES, REC_REMOUNT, REC_DEVICE_CYCLE, REC__N };
+extern const char *const recover_names[REC__N];
+/* what every fault must come to: someone saw its error, or (with a why)
+ * the error was recorded but no call returned it, or nothing was recorded */
+enum errors_expect { ERRORS_SEEN, ERRORS_LOST, ERRORS_SILENT, ERRORS__N };
+extern const char *const errors_expect_names[ERRORS__N];
+enum exit_expect { EXIT_ANY, EXIT_ZERO, EXIT_NONZERO };
+
+#define PROG_MAX_FAULTS 8
+#define PROG_MAX_LIST 8
+struct program {
+	char setup[TEXT_LEN];	/* sh -c, as root, cwd the mount */
+	char run[TEXT_LEN];	/* sh -c, as user, cwd the mount */
+	char check[TEXT_LEN];	/* sh -c, as user, after the recovery */
+	int has_user;
+	unsigned uid, gid;
+	unsigned timeout_s;	/* for run and for check, each */
+	int arm;		/* ARM_* */
+	unsigned arm_ms;
+	char marker[64];
+	int nfaults;
+	struct step faults[PROG_MAX_FAULTS];	/* op fault; file may be a glob or $marker */
+	int nrecover;
+	int recover[PROG_MAX_LIST];		/* REC_*, in order */
+	int nneeds;
+	char needs[PROG_MAX_LIST][PATH_LEN];	/* paths that must exist, else SKIP */
+	int nenv;
+	char env[PROG_MAX_LIST][PATH_LEN];	/* NAME=value */
+	int expect_program;	/* EXIT_* */
+	int expect_check;	/* EXIT_ZERO: the checker passes; EXIT_NONZERO: it must find the loss */
+	int expect_errors;	/* ERRORS_* */
+	char why[TEXT_LEN];	/* needed when the expectation is a finding */
+};
+
 struct scenario {
 	char name[128];
 	char description[TEXT_LEN];
@@ -97,6 +137,8 @@ struct scenario {
 	char statuses[24][NAME_LEN];
 	int nsteps;
 	struct step *steps;
+	struct program *prog;	/* program mode instead of steps, or NULL */
+	char dir[PATH_LEN];	/* the file's directory: $WBERR_SCENARIO_DIR */
 };
 
 struct scenario_set {

@@ -121,6 +121,36 @@ int stack_setup(struct stack *s, char *reason, size_t rlen)
 	return 0;
 }
 
+int stack_cycle(struct stack *s, char *reason, size_t rlen)
+{
+	char out[4096];
+	int rc;
+
+	if (s->sc->lvm) {
+		snprintf(reason, rlen, "device_cycle is not supported under LVM");
+		return -1;
+	}
+	if (s->mounted && (rc = stack_umount(s))) {
+		snprintf(reason, rlen, "umount %s: %s", s->mnt, strerror(-rc));
+		return -1;
+	}
+	if (dm_remove(s->dmname)) {
+		snprintf(reason, rlen, "cannot remove %s", s->dmname);
+		return -1;
+	}
+	s->created = 0;
+	if (dm_create(s->dmname, s->disk, (uint64_t)s->sc->size_mb * 2048, s->seed, out, sizeof(out))) {
+		snprintf(reason, rlen, "cannot create the dm-wberr device again: %.900s", out);
+		return -1;
+	}
+	s->created = 1;
+	if ((rc = stack_mount(s))) {
+		snprintf(reason, rlen, "mount %s on %s: %s", s->dev, s->mnt, strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
 void stack_teardown(struct stack *s)
 {
 	char out[4096];

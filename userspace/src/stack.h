@@ -40,6 +40,10 @@ int stack_setup(struct stack *s, char *reason, size_t rlen);
 int stack_mount(struct stack *s);
 /* the scenario's umount step: 0 or -errno (EBUSY while an fd is open) */
 int stack_umount(struct stack *s);
+/* umount, remove the wberr device and create it again over the same
+ * disk (no rules, an empty log), mount: the device down and up, with
+ * everything the disk holds kept.  -1 with the reason in @reason. */
+int stack_cycle(struct stack *s, char *reason, size_t rlen);
 /* unmount (sync first, lazily if busy), remove the LV and the device */
 void stack_teardown(struct stack *s);
 /* the allocated extents of @rel (relative to the mount point), in sectors

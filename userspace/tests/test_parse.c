@@ -141,7 +141,7 @@ static void test_refusals(void)
 		"t.yaml:3:10: size_mb: size_mb must be 64..4096", "a tiny device");
 	refuses("name: x\nfs: ext4\nstep: []\n",
 		"t.yaml:3:1: step: unknown key 'step' (allowed: name, description, guarantee, fs, data_mode, "
-		"mkfs_options, mount_options, size_mb, stack, oracle, fidelity, matrix, steps)",
+		"mkfs_options, mount_options, size_mb, stack, oracle, fidelity, matrix, steps, program)",
 		"an unknown scenario key");
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsync, fd: a, fd: b}\n",
 		"t.yaml:4:24: steps[0].fd: duplicate key", "a duplicate key");
@@ -251,8 +251,77 @@ static void test_content_and_data_modes(void)
 		"t.yaml:3:22: data_mode[1]: data mode \"journal\" given twice", "a data mode twice");
 }
 
+static void test_program(void)
+{
+	static const char *prog =
+		"name: sq\n"
+		"fs: [ext4, xfs]\n"
+		"matrix: {status: [ioerr, timeout]}\n"
+		"program:\n"
+		"  needs: [/opt/apps/usr/bin/sqlite3]\n"
+		"  env: {PATH: /opt/apps/usr/bin}\n"
+		"  user: '1000'\n"
+		"  run: sh run.sh\n"
+		"  arm: {marker: WBERR-ARM}\n"
+		"  faults:\n"
+		"    - {ops: write, status: $status, file: app.db, count: 1}\n"
+		"    - {id: j, ops: write, status: ioerr, file: 'base/*/16384'}\n"
+		"  recover: [kill, clear_faults, remount]\n"
+		"  check: sh check.sh\n"
+		"  expect: {program: zero, check: fail, errors: seen}\n"
+		"  why: the checkpoint retried and lost the update\n";
+	struct scenario_set set = { 0 };
+	const struct program *pg;
+	struct instance *inst;
+
+	is_int(0, parse(prog, &set), "a program scenario parses (%s)", err);
+	if (set.n != 1 || !set.v[0].prog)
+		return;
+	pg = set.v[0].prog;
+	is_int(0, set.v[0].nsteps, "no steps");
+	is_int(ARM_MARKER, pg->arm, "armed on a marker");
+	is_str("WBERR-ARM", pg->marker, "the marker");
+	is_int(2, pg->nfaults, "two faults");
+	is_int(OP_FAULT, pg->faults[0].op, "a fault needs no op");
+	is_str("f1", pg->faults[0].fault.id, "an unnamed fault gets an id");
+	is_str("base/*/16384", pg->faults[1].fault.file, "a glob");
+	is_int(3, pg->nrecover, "three recovery actions");
+	is_int(REC_REMOUNT, pg->recover[2], "in order");
+	is_int(1000, (int)pg->uid, "uid");
+	is_int(EXIT_NONZERO, pg->expect_check, "the checker must find the loss");
+	is_str("PATH=/opt/apps/usr/bin", pg->env[0], "env");
+	is_str(".", set.v[0].dir, "the file's directory");
+	is_int(4, expand_instances(&set, &inst), "2 fs x 2 statuses");
+	free(inst);
+	scenario_set_free(&set);
+
+	refuses("name: x\nfs: ext4\nsteps: [{op: sync}]\nprogram: {run: x, faults: [{ops: write, status: ioerr, file: a}]}\n",
+		"t.yaml:4:10: program: a scenario has 'steps' or 'program', not both", "steps and program");
+	refuses("name: x\nfs: ext4\nprogram: {faults: [{ops: write, status: ioerr, file: a}]}\n",
+		"t.yaml:3:10: program: program needs 'run' (the command, sh -c)", "a program without run");
+	refuses("name: x\nfs: ext4\nprogram: {run: x, faults: [{op: fsync, fd: a}]}\n",
+		"t.yaml:3:33: program.faults[0].op: only op fault belongs here", "another op among faults");
+	refuses("name: x\nfs: ext4\nprogram: {run: x, faults: [{ops: write, status: ioerr}]}\n",
+		"t.yaml:3:28: program.faults[0]: a program's fault needs 'file' (a path, a glob or $marker) or 'sectors'",
+		"a fault aimed nowhere");
+	refuses("name: x\nfs: ext4\nprogram: {run: x, arm: {at: 3}, faults: [{ops: write, status: ioerr, file: a}]}\n",
+		"t.yaml:3:25: program.arm.at: unknown key 'at' (expected after_ms or marker)", "a bad arm");
+	refuses("name: x\nfs: ext4\nprogram: {run: x, recover: [reboot], faults: [{ops: write, status: ioerr, file: a}]}\n",
+		"t.yaml:3:29: program.recover[0]: unknown value \"reboot\" (expected one of: kill, clear_faults, drop_caches, remount, device_cycle)",
+		"an unknown recovery");
+	refuses("name: x\nfs: ext4\nprogram: {run: x, expect: {check: fail}, faults: [{ops: write, status: ioerr, file: a}]}\n",
+		"t.yaml:3:10: program: an expected finding (check: fail, errors: lost or silent) needs 'why'",
+		"a finding without why");
+	refuses("name: x\nfs: ext4\nprogram: {run: x, user: 0, faults: [{ops: write, status: ioerr, file: a}]}\n",
+		"t.yaml:3:25: program.user: user must be UID or UID:GID, non-zero (the program runs unprivileged)",
+		"root as the user");
+	refuses("name: x\nfs: raw\nprogram: {run: x, faults: [{ops: write, status: ioerr, sectors: 0-7}]}\n",
+		"t.yaml:3:10: program: a program needs a file system, not raw", "raw");
+}
+
 int main(void)
 {
+	test_program();
 	test_content_and_data_modes();
 	test_per_fs_options_and_records();
 	test_good_file();

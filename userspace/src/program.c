@@ -1,0 +1,774 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Program mode (scenarios/README.md, "Programs"): build the device stack,
+ * run the setup, start an unmodified program, arm the faults by the plan
+ * (at start, after N ms, or when the program prints a marker line),
+ * recover the device, run the checker; then judge what every fault came
+ * to from the trace of every sync-family call (synctrace.h).
+ */
+#include "program.h"
+#include "crosscheck.h"
+#include "faults.h"
+#include "stack.h"
+#include "sys.h"
+#include "synctrace.h"
+#include "wb_names.h"
+#include "wb_sys.h"
+#include "wb_tracefs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <glob.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* the program's scratch directory, outside the file system under test:
+ * what it acknowledged must survive a failing device */
+#define WORKDIR "/tmp/wberr-program"
+#define TRACE_KB 32768
+
+struct target {
+	uint64_t ino;
+	uint32_t major, minor;
+	char path[PATH_LEN];
+};
+
+/* one armed fault: the files it aims at and the dm-wberr rules it became */
+struct armed {
+	int idx;			/* in prog->faults */
+	int nfiles;
+	struct target files[16];
+	int nrules;
+	unsigned rules[MAX_EXT * 2];
+};
+
+struct prun {
+	const struct exec_cfg *cfg;
+	const struct instance *inst;
+	const struct program *pg;
+	struct inst_result *res;
+	struct stack st;
+	struct faults fl;
+	char outdir[PATH_LEN * 2];
+	char armed_path[PATH_LEN];
+	int traced;
+	int armed;
+	uint64_t armed_us;
+	struct armed arm[PROG_MAX_FAULTS * 4];
+	int narm;
+	struct sc_path *paths;	/* inode -> path, walked when the program ended */
+	char *names;
+	size_t npaths;
+};
+
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* one judged check of the instance; the first failure becomes the reason */
+static struct step_result *check(struct prun *p, int pass, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static struct step_result *check(struct prun *p, int pass, const char *what, const char *fmt, ...)
+{
+	struct inst_result *r = p->res;
+	struct step_result *s, *v;
+	va_list ap;
+
+	v = realloc(r->steps, (size_t)(r->nsteps + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	r->steps = v;
+	s = &v[r->nsteps++];
+	memset(s, 0, sizeof(*s));
+	s->ran = 1;
+	s->pass = pass;
+	snprintf(s->what, sizeof(s->what), "%s", what);
+	va_start(ap, fmt);
+	vsnprintf(s->msg, sizeof(s->msg), fmt, ap);
+	va_end(ap);
+	if (!pass && r->verdict != R_FAIL) {
+		r->verdict = R_FAIL;
+		snprintf(r->reason, sizeof(r->reason), "%s: %.900s", what, s->msg);
+	}
+	if (p->cfg->verbose)
+		fprintf(stderr, "wberr-run: %s %s: %s\n", pass ? "ok" : "FAIL", what, s->msg);
+	return s;
+}
+
+static void mark(struct prun *p, const char *what)
+{
+	if (p->traced)
+		wb_tracefs_mark(p->cfg->tracefs, "wb app %s\n", what);
+}
+
+/* the environment every command of the program gets */
+static void child_env(const struct prun *p)
+{
+	const struct program *pg = p->pg;
+
+	setenv("WBERR_MNT", p->cfg->mnt, 1);
+	setenv("WBERR_DIR", WORKDIR, 1);
+	setenv("HOME", WORKDIR, 1);
+	setenv("WBERR_SCENARIO_DIR", p->inst->sc->dir, 1);
+	setenv("WBERR_ARMED", p->armed_path, 1);
+	setenv("WBERR_FS", fs_names[p->inst->fs], 1);
+	setenv("WBERR_INSTANCE", p->inst->id, 1);
+	setenv("WBERR_STATUS", p->inst->status ? p->inst->status : "", 1);
+	for (int i = 0; i < pg->nenv; i++)
+		putenv(strdup(pg->env[i]));
+}
+
+/*
+ * fork + sh -c @cmd in its own session, stdout to @out_fd, stderr to
+ * @err_fd, as the program's user when @as_user.  The child never returns.
+ */
+static pid_t spawn(const struct prun *p, const char *cmd, int as_user, int out_fd, int err_fd)
+{
+	pid_t pid = fork();
+	int null;
+
+	if (pid)
+		return pid;
+	setsid();
+	null = open("/dev/null", O_RDONLY);
+	if (null >= 0)
+		dup2(null, 0);
+	dup2(out_fd, 1);
+	dup2(err_fd, 2);
+	child_env(p);
+	if (chdir(p->cfg->mnt))
+		_exit(126);
+	if (as_user && p->pg->has_user) {
+		if (setgroups(0, NULL) || setgid(p->pg->gid) || setuid(p->pg->uid)) {
+			dprintf(2, "wberr-run: cannot become %u:%u: %s\n", p->pg->uid, p->pg->gid, strerror(errno));
+			_exit(126);
+		}
+	}
+	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+	dprintf(2, "wberr-run: exec /bin/sh: %s\n", strerror(errno));
+	_exit(127);
+}
+
+/* every process of the program: its user's, or its session's when it runs as root */
+static void kill_program(const struct prun *p, pid_t pid)
+{
+	if (p->pg->has_user) {
+		pid_t k = fork();
+
+		if (!k) {
+			if (setuid(p->pg->uid))
+				_exit(1);
+			kill(-1, SIGKILL);	/* every process of this uid but itself */
+			_exit(0);
+		}
+		if (k > 0)
+			waitpid(k, NULL, 0);
+	}
+	if (pid > 0)
+		kill(-pid, SIGKILL);
+}
+
+/* exit status as a shell reports it; 128+N for a signal, -1 still running */
+static int status_code(int ws)
+{
+	if (WIFEXITED(ws))
+		return WEXITSTATUS(ws);
+	if (WIFSIGNALED(ws))
+		return 128 + WTERMSIG(ws);
+	return -1;
+}
+
+/* waits for @pid up to @timeout_s; its status, or -1 on timeout (then killed) */
+static int wait_for(const struct prun *p, pid_t pid, unsigned timeout_s)
+{
+	uint64_t end = mono_us() + (uint64_t)timeout_s * 1000000u;
+	int ws;
+
+	for (;;) {
+		pid_t w = waitpid(pid, &ws, WNOHANG);
+
+		if (w == pid)
+			return status_code(ws);
+		if (w < 0)
+			return -1;
+		if (mono_us() > end) {
+			kill_program(p, pid);
+			waitpid(pid, &ws, 0);
+			return -1;
+		}
+		usleep(20000);
+	}
+}
+
+static int open_out(const struct prun *p, const char *name)
+{
+	char path[PATH_LEN * 2 + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", p->outdir, name);
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+/* sh -c @cmd to completion, output in @name.out; its status, -1 on timeout */
+static int run_step_cmd(struct prun *p, const char *label, const char *cmd, int as_user)
+{
+	char name[64];
+	int fd, rc;
+	pid_t pid;
+
+	snprintf(name, sizeof(name), "%s.out", label);
+	fd = open_out(p, name);
+	if (fd < 0)
+		return -2;
+	pid = spawn(p, cmd, as_user, fd, fd);
+	close(fd);
+	if (pid < 0)
+		return -2;
+	rc = wait_for(p, pid, p->pg->timeout_s);
+	kill_program(p, pid);	/* what it left behind (a daemon) goes too */
+	return rc;
+}
+
+static int has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* one file's rules for fault @f; 0, or -1 with the refusal in *msg */
+static int arm_file(struct prun *p, struct armed *a, const struct fault_spec *f, const char *rel,
+		    char *msg, size_t len)
+{
+	struct fault_spec one = *f;
+	char full[PATH_LEN * 2];
+	struct stat sb;
+	struct rule *ru;
+	int rc;
+
+	snprintf(one.file, sizeof(one.file), "%s", rel);
+	rc = faults_program(&p->fl, &p->st, &one, p->inst->status, msg, len);
+	if (rc)
+		return -1;
+	ru = &p->fl.rules[p->fl.nrules - 1];
+	for (int k = 0; k < ru->nk && a->nrules < (int)(sizeof(a->rules) / sizeof(a->rules[0])); k++)
+		a->rules[a->nrules++] = ru->kid[k];
+	snprintf(full, sizeof(full), "%s/%s", p->cfg->mnt, rel);
+	if (!stat(full, &sb) && a->nfiles < (int)(sizeof(a->files) / sizeof(a->files[0]))) {
+		struct target *t = &a->files[a->nfiles++];
+
+		t->ino = sb.st_ino;
+		t->major = major(sb.st_dev);
+		t->minor = minor(sb.st_dev);
+		snprintf(t->path, sizeof(t->path), "%s", rel);
+	}
+	return 0;
+}
+
+/* the plan's faults, on the files they name now; @words: the marker line's rest */
+static void arm_faults(struct prun *p, const char *words)
+{
+	const struct program *pg = p->pg;
+	char msg[2048] = "";
+	int ok = 1;
+
+	for (int i = 0; i < pg->nfaults && ok; i++) {
+		const struct fault_spec *f = &pg->faults[i].fault;
+		struct armed *a = &p->arm[p->narm++];
+
+		memset(a, 0, sizeof(*a));
+		a->idx = i;
+		if (f->has_sectors) {
+			if (faults_program(&p->fl, &p->st, f, p->inst->status, msg, sizeof(msg))) {
+				ok = 0;
+				break;
+			}
+			for (int k = 0; k < p->fl.rules[p->fl.nrules - 1].nk; k++)
+				a->rules[a->nrules++] = p->fl.rules[p->fl.nrules - 1].kid[k];
+		} else if (!strcmp(f->file, "$marker")) {
+			char w[PATH_LEN], *save = NULL, *tok;
+
+			snprintf(w, sizeof(w), "%s", words ? words : "");
+			for (tok = strtok_r(w, " \t", &save); tok && ok; tok = strtok_r(NULL, " \t", &save))
+				ok = !arm_file(p, a, f, tok, msg, sizeof(msg));
+			if (ok && !a->nfiles) {
+				add_msg(msg, sizeof(msg), "fault %s aims at $marker but the marker line named no file", f->id);
+				ok = 0;
+			}
+		} else if (has_glob(f->file)) {
+			char pat[PATH_LEN * 2];
+			glob_t g;
+			size_t skip = strlen(p->cfg->mnt) + 1;
+
+			snprintf(pat, sizeof(pat), "%s/%s", p->cfg->mnt, f->file);
+			if (glob(pat, 0, NULL, &g) || !g.gl_pathc) {
+				add_msg(msg, sizeof(msg), "fault %s: no file matches %s", f->id, f->file);
+				ok = 0;
+			}
+			for (size_t k = 0; ok && k < g.gl_pathc; k++)
+				ok = !arm_file(p, a, f, g.gl_pathv[k] + skip, msg, sizeof(msg));
+			globfree(&g);
+		} else {
+			ok = !arm_file(p, a, f, f->file, msg, sizeof(msg));
+		}
+	}
+	p->armed = 1;
+	p->armed_us = mono_us();
+	mark(p, ok ? "armed" : "arm-failed");
+	check(p, ok, "arm", "%s", msg);
+	/* the program may wait for this before the I/O the faults are meant for */
+	close(open(p->armed_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+}
+
+/*
+ * Runs the program, copying its stdout to program.out line by line to
+ * find the marker; arms by the plan.  Its exit status, -1 on timeout.
+ */
+static int run_program(struct prun *p)
+{
+	const struct program *pg = p->pg;
+	int pfd[2], out, err, rc = -1, ws, eof = 0;
+	char line[4096];
+	size_t have = 0;
+	uint64_t t0, end;
+	pid_t pid;
+
+	out = open_out(p, "program.out");
+	err = open_out(p, "program.err");
+	if (out < 0 || err < 0 || pipe2(pfd, O_CLOEXEC))
+		return -2;
+	if (pg->arm == ARM_START)
+		arm_faults(p, NULL);
+	mark(p, "program start");
+	t0 = mono_us();
+	end = t0 + (uint64_t)pg->timeout_s * 1000000u;
+	pid = spawn(p, pg->run, 1, pfd[1], err);
+	close(pfd[1]);
+	close(err);
+	while (pid > 0) {
+		struct pollfd q = { .fd = pfd[0], .events = POLLIN };
+		uint64_t now = mono_us();
+
+		if (!p->armed && pg->arm == ARM_AFTER_MS && now - t0 >= (uint64_t)pg->arm_ms * 1000u)
+			arm_faults(p, NULL);
+		if (now > end) {
+			kill_program(p, pid);
+			waitpid(pid, &ws, 0);
+			rc = -1;
+			break;
+		}
+		if (!eof && poll(&q, 1, 20) > 0) {
+			ssize_t n = read(pfd[0], line + have, sizeof(line) - 1 - have);
+
+			if (n <= 0) {
+				eof = 1;
+			} else {
+				char *nl;
+
+				if (write(out, line + have, (size_t)n) < 0)
+					eof = eof;	/* the log is best effort */
+				have += (size_t)n;
+				line[have] = 0;
+				while ((nl = strchr(line, '\n')) || have == sizeof(line) - 1) {
+					size_t l = nl ? (size_t)(nl - line) : have;
+
+					line[l] = 0;
+					if (!p->armed && pg->arm == ARM_MARKER &&
+					    !strncmp(line, pg->marker, strlen(pg->marker)))
+						arm_faults(p, line + strlen(pg->marker));
+					l += nl != NULL;
+					memmove(line, line + l, have - l);
+					have -= l;
+					line[have] = 0;
+				}
+			}
+		} else if (eof) {
+			usleep(20000);
+		}
+		if (waitpid(pid, &ws, WNOHANG) == pid) {
+			rc = status_code(ws);
+			break;
+		}
+	}
+	close(pfd[0]);
+	close(out);
+	mark(p, "program end");
+	return rc;
+}
+
+/* each recovery action in order; a check per action */
+static void recover(struct prun *p)
+{
+	const struct program *pg = p->pg;
+
+	for (int i = 0; i < pg->nrecover; i++) {
+		const char *name = recover_names[pg->recover[i]];
+		char what[64], msg[512] = "";
+		int rc = 0;
+
+		snprintf(what, sizeof(what), "recover %s", name);
+		mark(p, what);
+		switch (pg->recover[i]) {
+		case REC_KILL:
+			kill_program(p, 0);
+			break;
+		case REC_CLEAR_FAULTS:
+			rc = faults_clear(&p->fl);
+			if (rc)
+				snprintf(msg, sizeof(msg), "dm-wberr refused 'clear'");
+			break;
+		case REC_DROP_CACHES:
+			/* no sync first: what the program left dirty stays so */
+			rc = wb_write_file("/proc/sys/vm/drop_caches", "3");
+			if (rc)
+				snprintf(msg, sizeof(msg), "drop_caches: %s", strerror(errno));
+			break;
+		case REC_REMOUNT:
+			rc = stack_umount(&p->st);
+			if (!rc)
+				rc = stack_mount(&p->st);
+			if (rc)
+				snprintf(msg, sizeof(msg), "%s: %s", p->st.mounted ? "mount" : "umount", strerror(-rc));
+			break;
+		case REC_DEVICE_CYCLE:
+			rc = stack_cycle(&p->st, msg, sizeof(msg));
+			break;
+		}
+		check(p, rc == 0, what, "%s", msg);
+	}
+}
+
+/* inode -> path of every file under the mount, for the report.  nftw()
+ * has no user pointer: the walk's state lives here for its duration only. */
+static struct walk {
+	struct sc_path *v;
+	char *names;		/* the paths, PATH_LEN each */
+	size_t n, cap, skip;
+} walk;
+
+static int walk_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	char *name;
+
+	(void)ftw;
+	if (type != FTW_F || walk.n == walk.cap)
+		return 0;
+	name = walk.names + walk.n * PATH_LEN;
+	snprintf(name, PATH_LEN, "%s", strlen(path) > walk.skip ? path + walk.skip : path);
+	walk.v[walk.n++] = (struct sc_path){ .major = major(sb->st_dev), .minor = minor(sb->st_dev),
+					     .ino = sb->st_ino, .path = name };
+	return 0;
+}
+
+/* fills p->paths (p->names holds their text); their number */
+static size_t walk_mount(struct prun *p)
+{
+	walk = (struct walk){ .cap = 32768, .skip = strlen(p->cfg->mnt) + 1 };
+	walk.v = calloc(walk.cap, sizeof(*walk.v));
+	walk.names = calloc(walk.cap, PATH_LEN);
+	if (walk.v && walk.names)
+		nftw(p->cfg->mnt, walk_one, 32, FTW_PHYS | FTW_MOUNT);
+	p->paths = walk.v;
+	p->names = walk.names;
+	p->npaths = walk.v && walk.names ? walk.n : 0;
+	walk = (struct walk){ 0 };
+	return p->npaths;
+}
+
+/* "postgres[412] fsync(fd 7, pgdata/base/5/16384) = EIO, file 0000abcd" */
+static void describe_seer(const struct prun *p, const struct sc_log *log, const struct sc_seer *se,
+			  char *buf, size_t len)
+{
+	const struct sc_cursor *cu = se->cursor >= 0 ? &log->curs[se->cursor] : NULL;
+	const char *path = cu ? sc_path_of(p->paths, p->npaths, cu->major, cu->minor, cu->ino) : NULL;
+
+	if (se->call < 0) {
+		snprintf(buf, len, "task %u, outside any traced call, file %s", cu ? cu->tid : 0,
+			 cu ? cu->file : "?");
+		return;
+	}
+	{
+		const struct sc_call *c = &log->calls[se->call];
+
+		snprintf(buf, len, "%s[%u] %s(fd %d%s%s) = %s%s%s", c->comm, c->tgid ? c->tgid : c->tid,
+			 sc_kind_name(c->kind), c->fd, path ? ", " : "", path ? path : "",
+			 c->ret < 0 ? wb_errno_name((int)-c->ret) : "0",
+			 cu ? ", file " : se->set < 0 ? ", through the super block" : "", cu ? cu->file : "");
+	}
+}
+
+/*
+ * The trace against the faults: what each one came to (synctrace.h), one
+ * check per fault; timeline.txt and report.json for people.
+ */
+static void program_judge(struct prun *p)
+{
+	struct sc_log log = { 0 };
+	struct sc_attr attr = { 0 };
+	struct sc_fault sf[PROG_MAX_FAULTS * 4];
+	uint64_t inos[PROG_MAX_FAULTS * 4][16];
+	struct wb_fault *flog[PROG_MAX_FAULTS * 4] = { 0 };
+	char *text = NULL;
+	size_t nerr = 0, nsync = 0;
+
+	if (!p->traced)
+		return;
+	text = wb_tracefs_take(p->cfg->tracefs);
+	if (!text || sc_parse(text, &log)) {
+		check(p, 0, "trace", "cannot read or parse the trace");
+		goto out;
+	}
+	{
+		FILE *f = wb_fopen_in(p->outdir, "trace.txt", "w");
+
+		if (f) {
+			fputs(text, f);
+			fclose(f);
+		}
+	}
+	for (int i = 0; i < p->narm; i++) {
+		const struct armed *a = &p->arm[i];
+		const struct fault_spec *fs = &p->pg->faults[a->idx].fault;
+		const char *status = strcmp(fs->status, "$status") ? fs->status : p->inst->status;
+		const struct wb_status *bs = status ? wb_status_by_name(status) : NULL;
+		size_t n = 0;
+
+		flog[i] = calloc((size_t)p->fl.nlog + 1, sizeof(*flog[i]));
+		for (int k = 0; flog[i] && k < p->fl.nlog; k++)
+			for (int r = 0; r < a->nrules; r++)
+				if (p->fl.log[k].rule == a->rules[r])
+					flog[i][n++] = p->fl.log[k];
+		for (int k = 0; k < a->nfiles; k++)
+			inos[i][k] = a->files[k].ino;
+		sf[i] = (struct sc_fault){ .id = (unsigned)i, .err = fs->action == ACT_FAIL && bs ? bs->err : 0,
+					   .major = a->nfiles ? a->files[0].major : 0,
+					   .minor = a->nfiles ? a->files[0].minor : 0,
+					   .inos = inos[i], .ninos = (size_t)a->nfiles, .log = flog[i], .nlog = n };
+	}
+	if (sc_attribute(&log, (uint32_t)getpid(), sf, (size_t)p->narm, &attr)) {
+		check(p, 0, "trace", "out of memory attributing the faults");
+		goto out;
+	}
+	{
+		struct sc_report rep = { .log = &log, .faults = sf, .nfaults = (size_t)p->narm, .attr = &attr,
+					 .paths = p->paths, .npaths = p->npaths };
+		FILE *f = wb_fopen_in(p->outdir, "timeline.txt", "w");
+
+		if (f) {
+			sc_render_text(f, &rep);
+			fclose(f);
+		}
+		f = wb_fopen_in(p->outdir, "report.json", "w");
+		if (f) {
+			sc_render_json(f, &rep);
+			fclose(f);
+		}
+	}
+	for (size_t i = 0; i < log.ncalls; i++) {
+		if (sc_excluded(&attr, &log.calls[i]))
+			continue;
+		nsync++;
+		nerr += log.calls[i].ret < 0;
+	}
+	p->res->nchecked = (int)nsync;
+	p->res->nreported = (int)nerr;
+	/* a ring that overflowed may have lost the very call that saw a fault */
+	check(p, log.lost == 0, "record", "%zu sync-family calls, %zu returned an error, %zu no fault explains; "
+	      "%" PRIu64 " events lost%s (%s/timeline.txt)", nsync, nerr, attr.nunexplained, log.lost,
+	      log.lost ? ": the trace buffer overflowed" : "", p->outdir);
+	for (int i = 0; i < p->narm; i++) {
+		const struct sc_fate *fa = &attr.fates[i];
+		const struct fault_spec *fs = &p->pg->faults[p->arm[i].idx].fault;
+		int want = p->pg->expect_errors, ok;
+		char what[96], msg[1536] = "";
+		size_t o = 0;
+
+		snprintf(what, sizeof(what), "fault %s", fs->id);
+		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s: %zu bio(s) %s on %d file(s), %zu error(s) recorded",
+				      sc_verdict_name(fa->verdict), fa->nfired,
+				      fs->action == ACT_DROP ? "dropped" : "failed", p->arm[i].nfiles, fa->nsets);
+		for (size_t k = 0; k < fa->nseers && k < 4 && o < sizeof(msg); k++) {
+			char d[400];
+
+			describe_seer(p, &log, &fa->seers[k], d, sizeof(d));
+			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s%s", k ? "; " : "; seen by ", d);
+		}
+		if (fa->nseers > 4 && o < sizeof(msg))
+			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "; and %zu more", fa->nseers - 4);
+		if (fa->verdict == SC_LOST && o < sizeof(msg))
+			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "; no process ever saw it");
+		if (fa->verdict == SC_SILENT && o < sizeof(msg))
+			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "; no error reached any mapping, no process was told");
+		ok = (fa->verdict == SC_SEEN && want == ERRORS_SEEN) ||
+		     (fa->verdict == SC_LOST && want == ERRORS_LOST) ||
+		     (fa->verdict == SC_SILENT && want == ERRORS_SILENT);
+		if (!ok && fa->verdict != SC_NOT_FIRED && o < sizeof(msg))
+			snprintf(msg + o, sizeof(msg) - o, " (expected %s)", errors_expect_names[want]);
+		else if (ok && want != ERRORS_SEEN && o < sizeof(msg))
+			snprintf(msg + o, sizeof(msg) - o, " (expected: %s)", p->pg->why);
+		else if (fa->verdict == SC_NOT_FIRED && o < sizeof(msg))
+			snprintf(msg + o, sizeof(msg) - o, "; the plan missed the program's I/O");
+		check(p, ok, what, "%s", msg);
+	}
+out:
+	for (int i = 0; i < p->narm; i++)
+		free(flog[i]);
+	sc_attr_free(&attr);
+	sc_log_free(&log);
+	free(text);
+}
+
+static int missing_need(const struct program *pg, char *buf, size_t len)
+{
+	for (int i = 0; i < pg->nneeds; i++)
+		if (access(pg->needs[i], F_OK)) {
+			snprintf(buf, len, "needs %s (not in this guest)", pg->needs[i]);
+			return 1;
+		}
+	return 0;
+}
+
+static void mkdir_p(const char *path)
+{
+	char buf[PATH_LEN * 2];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *s = buf + 1; *s; s++)
+		if (*s == '/') {
+			*s = 0;
+			mkdir(buf, 0755);
+			*s = '/';
+		}
+	mkdir(buf, 0755);
+}
+
+static void outdir_for(const struct prun *p, char *buf, size_t len)
+{
+	char id[256];
+
+	snprintf(id, sizeof(id), "%s", p->inst->id);
+	for (char *s = id; *s; s++)
+		if (*s == '/' || *s == '[' || *s == ']' || *s == '=')
+			*s = '_';
+	snprintf(buf, len, "%.200s/programs/%s", p->cfg->results ? p->cfg->results : "/tmp/wberr-results", id);
+}
+
+int program_run(const struct exec_cfg *cfg, const struct instance *inst, struct inst_result *res)
+{
+	struct prun *p = calloc(1, sizeof(*p));
+	const struct program *pg = inst->sc->prog;
+	char buf[1024];
+	int prc, crc;
+	struct timespec t0;
+
+	memset(res, 0, sizeof(*res));
+	res->inst = inst;
+	if (!p)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	p->cfg = cfg;
+	p->inst = inst;
+	p->pg = pg;
+	p->res = res;
+	if (missing_need(pg, buf, sizeof(buf))) {
+		res->verdict = R_SKIP;
+		snprintf(res->reason, sizeof(res->reason), "%s", buf);
+		free(p);
+		return 0;
+	}
+	res->verdict = R_PASS;
+	outdir_for(p, p->outdir, sizeof(p->outdir));
+	mkdir_p(p->outdir);
+	snprintf(p->armed_path, sizeof(p->armed_path), "%s/armed", WORKDIR);
+	run_cmd(buf, sizeof(buf), "rm -rf %s && mkdir -p %s", WORKDIR, WORKDIR);
+	if (pg->has_user && chown(WORKDIR, pg->uid, pg->gid))
+		check(p, 0, "setup", "chown %s: %s", WORKDIR, strerror(errno));
+	p->st = (struct stack){ .dmname = cfg->dmname, .disk = cfg->disk, .mnt = cfg->mnt,
+				.seed = cfg->seed, .sc = inst->sc, .fs = inst->fs,
+				.data_mode = inst->data_mode };
+	if (faults_init(&p->fl, cfg->dmname) || stack_setup(&p->st, buf, sizeof(buf))) {
+		check(p, 0, "device", "%s", buf);
+		goto out;
+	}
+	if (pg->has_user && chown(cfg->mnt, pg->uid, pg->gid))
+		check(p, 0, "setup", "chown %s: %s", cfg->mnt, strerror(errno));
+	if (pg->setup[0]) {
+		int rc = run_step_cmd(p, "setup", pg->setup, 0);
+
+		if (rc) {
+			check(p, 0, "setup", "exit status %d (%s/setup.out)", rc, p->outdir);
+			goto out;
+		}
+	}
+	if (cfg->tracefs) {
+		const char *what = NULL;
+
+		if (wb_tracefs_start(cfg->tracefs, TRACE_KB, &what) < 0 ||
+		    wb_tracefs_program(cfg->tracefs, &what) < 0) {
+			check(p, 0, "trace", "tracefs: %s: %s", what ? what : "?", strerror(errno));
+			goto out;
+		}
+		p->traced = 1;
+	}
+	prc = run_program(p);
+	if (!p->armed)
+		check(p, 0, "arm", pg->arm == ARM_MARKER ? "the program never printed the marker \"%s\"" :
+		      "the program ended before the faults were armed%s", pg->arm == ARM_MARKER ? pg->marker : "");
+	faults_fetch_log(&p->fl);
+	walk_mount(p);
+	{
+		static const char *const want[] = { "any", "0", "non-zero" };
+		int ok = prc >= 0 && (pg->expect_program == EXIT_ANY ||
+				      (pg->expect_program == EXIT_ZERO) == (prc == 0));
+
+		check(p, ok, "program", prc == -1 ? "timed out after %u s" : "exit status %d (expected %s)",
+		      prc == -1 ? pg->timeout_s : (unsigned)prc, want[pg->expect_program]);
+	}
+	recover(p);
+	if (pg->check[0]) {
+		mark(p, "check start");
+		snprintf(buf, sizeof(buf), "%d", prc);
+		setenv("WBERR_PROGRAM_STATUS", buf, 1);
+		crc = run_step_cmd(p, "check", pg->check, 1);
+		mark(p, "check end");
+		check(p, crc >= 0 && (crc == 0) == (pg->expect_check == EXIT_ZERO), "check",
+		      "%s %d%s%s (%s/check.out)", crc == -1 ? "timed out, status" : "exit status", crc,
+		      pg->expect_check == EXIT_NONZERO ? "; expected a finding: " : "",
+		      pg->expect_check == EXIT_NONZERO ? pg->why : "", p->outdir);
+	}
+	faults_fetch_log(&p->fl);
+	program_judge(p);
+out:
+	kill_program(p, 0);
+	if (p->traced) {
+		wb_tracefs_program_off(cfg->tracefs);
+		wb_tracefs_events_off(cfg->tracefs);
+	}
+	stack_teardown(&p->st);
+	res->nfaults = p->fl.nlog;
+	faults_free(&p->fl);
+	{
+		struct timespec t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		res->secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	}
+	free(p->paths);
+	free(p->names);
+	free(p);
+	return 0;
+}
