@@ -30,13 +30,9 @@ done
 gen_init_cpio=$ktree/usr/gen_init_cpio
 [ -x "$gen_init_cpio" ] || die "$gen_init_cpio missing: build the kernel first (make kernel)"
 
-# Host programs the guest runs unmodified.  Missing optional ones are noted.
-host_tools=(
-	/usr/sbin/dmsetup /usr/sbin/lvm /usr/sbin/losetup /usr/sbin/blockdev
-	/usr/bin/fio /usr/sbin/mke2fs /usr/sbin/dumpe2fs /usr/sbin/e2fsck
-	/usr/sbin/filefrag /usr/sbin/mkfs.xfs /usr/sbin/xfs_io /usr/sbin/mkfs.btrfs
-	/usr/bin/btrfs
-)
+# Host programs the guest runs unmodified (qemu/host-tools.sh, shared with
+# mkapps.sh, which counts on their libraries).  Missing optional ones are noted.
+. "$here/host-tools.sh"
 lvm_cmds=(pvcreate pvremove vgcreate vgremove vgchange lvcreate lvremove lvs vgs pvs lvchange)
 
 # Staging is named after the output, so two images can be built at once.
