@@ -26,6 +26,10 @@ KMOD_SRC  := $(BUILD)/kmod-$(KCONFIG)
 MODDIR    := $(BUILD)/modules-$(KCONFIG)
 RESULTS   := $(BUILD)/results
 IMAGE     := $(BUILD)/initramfs-$(KCONFIG).cpio
+# The apps disk (qemu/mkapps.sh): sqlite3 and PostgreSQL 15 unpacked, for
+# the tests that say `# wberr-requires: apps`; built and cached in
+# $(WBERR_CACHE)/apps-<key>/, copied here.
+APPS_IMG  := $(BUILD)/apps.img
 # The debug kernel (KASAN, lockdep, kmemleak) runs several times slower
 # under TCG; its suites get proportionally longer timeouts.
 # So do its stall detectors: KASAN records a stack for every allocation, and
@@ -58,7 +62,7 @@ DEB_PACKAGES := linux-source-6.12 build-essential flex bison bc libelf-dev \
 	libdevmapper-dev libyaml-dev fio e2fsprogs xfsprogs btrfs-progs \
 	xz-utils python3 util-linux patch
 
-.PHONY: help deps kernel module userspace guest-tools image run test unit-test \
+.PHONY: help deps kernel module userspace guest-tools image apps run test unit-test \
 	guest-test bench soak shell clean distclean check-runner
 
 help:
@@ -66,7 +70,7 @@ help:
 	@echo "make test   - the full test suite (host unit tests + guest suites)"
 	@echo "make bench  - benchmarks: -icount ratios, virtio fio latency, boot and suite times (build/results/bench.md)"
 	@echo "make shell  - boot the guest with a shell on the console"
-	@echo "make deps | kernel | module | userspace | image | clean"
+	@echo "make deps | kernel | module | userspace | image | apps | clean"
 	@echo "KCONFIG=debug selects the debug kernel (KASAN, lockdep, kmemleak)"
 
 # Idempotent: only asks apt for what dpkg says is missing.
@@ -128,14 +132,19 @@ userspace: deps guest-tools
 image: kernel module userspace
 	@$(TOP)/qemu/mkimage.sh --kernel-tree $(KTREE) --modules $(MODDIR) --out $(IMAGE)
 
+# Downloads the Debian packages once (about 41 MiB), then reuses the cache.
+apps: deps
+	@$(TOP)/qemu/mkapps.sh --out $(APPS_IMG)
+
 unit-test: userspace
 	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS)
 
 # Everything: host unit tests, runner self-checks, then one guest boot that
-# runs every suite, one with 2 vCPUs for the suites that want them and, on
-# the debug kernel, one for the positive controls of KASAN, lockdep and
-# kmemleak.  The last line is the totals over all TAP files.
-test: image
+# runs every suite, one with 2 vCPUs for the suites that want them, one with
+# the apps disk for the tests that require it and, on the debug kernel, one
+# for the positive controls of KASAN, lockdep and kmemleak.  The last line
+# is the totals over all TAP files.
+test: image apps
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS) || true
 	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
@@ -145,6 +154,10 @@ test: image
 		$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
 		--suites smp --smp 2 --name suites-smp2 || true; fi
+	@if grep -qsE '^# wberr-requires:(.* )?apps( |$$)' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
+		$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
+		--suites apps --apps $(APPS_IMG) --name suites-apps || true; fi
 	@if [ "$(KCONFIG)" = debug ]; then \
 		$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \

@@ -30,13 +30,9 @@ done
 gen_init_cpio=$ktree/usr/gen_init_cpio
 [ -x "$gen_init_cpio" ] || die "$gen_init_cpio missing: build the kernel first (make kernel)"
 
-# Host programs the guest runs unmodified.  Missing optional ones are noted.
-host_tools=(
-	/usr/sbin/dmsetup /usr/sbin/lvm /usr/sbin/losetup /usr/sbin/blockdev
-	/usr/bin/fio /usr/sbin/mke2fs /usr/sbin/dumpe2fs /usr/sbin/e2fsck
-	/usr/sbin/filefrag /usr/sbin/mkfs.xfs /usr/sbin/xfs_io /usr/sbin/mkfs.btrfs
-	/usr/bin/btrfs
-)
+# Host programs the guest runs unmodified (qemu/host-tools.sh, shared with
+# mkapps.sh, which counts on their libraries).  Missing optional ones are noted.
+. "$here/host-tools.sh"
 lvm_cmds=(pvcreate pvremove vgcreate vgremove vgchange lvcreate lvremove lvs vgs pvs lvchange)
 
 # Staging is named after the output, so two images can be built at once.
@@ -45,7 +41,7 @@ root=$stage/root
 list=$stage/image.list
 step "stage the host tools"
 rm -rf "$root"
-mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,etc,opt/wberr/{bin,modules,tests,share,libexec}}
+mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,etc,opt/apps,opt/wberr/{bin,modules,tests,share,libexec}}
 
 declare -A copied=()
 copy_file() {	# copy a host file to the same path in the image, once
@@ -73,6 +69,13 @@ ln -sf mke2fs "$root/usr/sbin/mkfs.ext2"
 cp /etc/mke2fs.conf "$root/etc/"
 cp "$here/guest/lvm.conf" "$root/etc/lvm.conf" 2>/dev/null || true
 mkdir -p "$root/etc/lvm" && mv "$root/etc/lvm.conf" "$root/etc/lvm/lvm.conf" 2>/dev/null || true
+
+# Users: root, and wberr (uid/gid 1000) for programs that refuse to run as
+# root (PostgreSQL; tests/apps, qemu/guest/apps-env).  Home /tmp (a tmpfs).
+# glibc's getpwuid reads these through nss_files, built into libc.
+printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' 'wberr:x:1000:1000:wberr:/tmp:/bin/sh' > "$root/etc/passwd"
+printf '%s\n' 'root:x:0:' 'wberr:x:1000:' > "$root/etc/group"
+printf '%s\n' 'passwd: files' 'group: files' > "$root/etc/nsswitch.conf"
 
 step "stage our guest binaries, modules and suites"
 # Our own guest binaries and their libraries (libyaml, libdevmapper, ...).
@@ -103,6 +106,7 @@ install -m 0755 "$here/guest/init" "$root/init"
 install -m 0755 "$here/guest/run-suites" "$root/opt/wberr/libexec/run-suites"
 install -m 0644 "$top/lib/sh/tap.sh" "$root/opt/wberr/libexec/tap.sh"
 install -m 0644 "$here/guest/lib.sh" "$root/opt/wberr/libexec/lib.sh"
+install -m 0644 "$here/guest/apps-env" "$root/opt/wberr/libexec/apps-env"
 install -m 0644 "$here/guest/oops-patterns" "$root/opt/wberr/libexec/oops-patterns"
 install -m 0755 "$here/guest/bench-dm.sh" "$root/opt/wberr/libexec/bench-dm.sh"
 install -m 0755 "$here/guest/bench-burst.sh" "$root/opt/wberr/libexec/bench-burst.sh"

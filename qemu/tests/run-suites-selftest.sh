@@ -5,8 +5,9 @@
 # umount applets whatever PATH says) over a fake tests tree, with fake
 # dmesg, dmsetup, insmod and umount first on PATH, checked before anything
 # runs, and every kernel path redirected into a temporary directory: discovery of tests/<group>/NNN, the header
-# tags and selections, renumbering and the counted plan, per-test timeout,
-# a requirement that fails, and a WARN charged to the test that caused it.
+# tags and selections (the apps disk's too), renumbering and the counted
+# plan, per-test timeout, a requirement that fails, and a WARN charged to
+# the test that caused it.
 # TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,7 +39,11 @@ printf '#!/bin/sh\nexit 0\n' > "$tmp/bin/umount"
 chmod +x "$tmp/bin"/*
 
 t=$tmp/tests
-mkdir -p "$t/g1" "$t/g2" "$t/g3" "$t/g4"
+mkdir -p "$t/g1" "$t/g2" "$t/g3" "$t/g4" "$t/g5"
+# The apps disk as guest/init mounts it (mkapps.sh's package list at its
+# root), and a boot without one.
+mkdir -p "$tmp/apps" "$tmp/noapps"
+echo "sqlite3	3	amd64" > "$tmp/apps/wberr-apps.list"
 mk() {	# $1 path, stdin body
 	{ echo '#!/bin/sh'; cat; } > "$t/$1"
 }
@@ -84,6 +89,14 @@ X
 mk g4/001 <<'X'
 exit 0
 X
+mk g5/001 <<'X'
+# wberr-requires: apps
+echo "ok 1 - apps at $WBERR_APPS"
+X
+mk g5/002 <<'X'
+# wberr-desc: in the group, needs no apps disk
+echo "ok 1 - plain"
+X
 
 run() {	# $1 selection, $2 cpus -> $res/..., status in $rs
 	res=$tmp/res-$TAP_N
@@ -96,6 +109,7 @@ boot() {	# $1 selection, $2 cpus, $3 boot name: one boot into $res (kept)
 	PATH=$tmp/bin:$PATH WBERR_TESTS_DIR=$t WBERR_LIBEXEC=$tmp/libexec WBERR_RESULTS=$res \
 	WBERR_HARNESS_TMP=$tmp/h WBERR_KMSG=$tmp/kmsg WBERR_TRACING=$tmp/h/tracing WBERR_KMEMLEAK=$tmp/none \
 	WBERR_CPUS=$2 WBERR_TIMEOUT_SCALE=1 WBERR_MODDIR=$tmp/mod WBERR_BOOT_NAME=$3 \
+	WBERR_APPS=$tmp/${APPS:-noapps} \
 	FAKE_KLOG=$tmp/klog FAKE_LOADED=$tmp/loaded \
 		sh "$top/qemu/guest/run-suites" "$1" 3> "$res/stream-$3" 2> "$res/err"
 	rs=$?
@@ -110,8 +124,9 @@ for c in dmesg dmsetup insmod umount; do
 		{ echo "Bail out! sh would not run the fake $c"; exit 1; }
 done
 run all 1
-check "$(sel)" "g1/001 g1/002 g1/003 g2/001 g2/002 g3/002 g4/001 " \
-	"all on 1 CPU: every test but the smp and own-boot ones, rc and other files ignored"
+check "$(sel)" "g1/001 g1/002 g1/003 g2/001 g2/002 g3/002 g4/001 g5/002 " \
+	"all on 1 CPU without the apps disk: every test but the smp, own-boot and apps ones, rc and other files ignored"
+check "$(grep -c '^WBERR-NOTE g5/001 requires the apps disk' "$res/stream")" 1 "all: a note says why the apps test did not run"
 check "$rs" 1 "all: the harness fails when a test failed"
 check "$(cat "$res/g1.tap")" "TAP version 14
 ok 1 - 001: a
@@ -129,20 +144,22 @@ not ok 3 - g1/003: kernel log: [   1.000000] WARNING: CPU: 0 PID: 1 at fake.c:1 
 ok 4 - g2/001: exit 0, kernel log clean
 not ok 5 - g2/002: timed out after 1s
 ok 6 - g3/002: exit 0, kernel log clean
-not ok 7 - g4/001: printed no result" \
+not ok 7 - g4/001: printed no result
+ok 8 - g5/002: exit 0, kernel log clean" \
 	"one harness result per test: exit status, own plan, timeout, no result, and a WARN charged to its test only"
-check "$(tail -n 1 "$res/guest-harness-st.tap")" "1..7" "the harness TAP counts its plan"
+check "$(tail -n 1 "$res/guest-harness-st.tap")" "1..8" "the harness TAP counts its plan"
 check "$(grep -c WARNING "$res/g1.003.dmesg") $(grep -c WARNING "$res/g1.001.dmesg")" "1 0" \
 	"each test's kernel log is kept on its own"
 check "$(grep '^WBERR-SUITE-END' "$res/stream" | cut -d' ' -f2,3)" "g1 rc=1
 g2 rc=1
 g3 rc=0
-g4 rc=1" "one SUITE-START/END pair per group, with the group's verdict"
+g4 rc=1
+g5 rc=0" "one SUITE-START/END pair per group, with the group's verdict"
 check "$(cat "$res/g2.tap")" "TAP version 14
 ok 1 - 001: needs dm-wberr
 ok 2 - 002: before the hang
 1..2" "a killed test keeps the results it printed; the loader loaded the module for g2/001"
-out=$("$top/qemu/report.sh" "$res" 2>&1); check "$(echo "$out" | tail -n 1)" "9 passed, 6 failed, 1 skipped" \
+out=$("$top/qemu/report.sh" "$res" 2>&1); check "$(echo "$out" | tail -n 1)" "11 passed, 6 failed, 1 skipped" \
 	"report.sh totals the group and harness TAP files"
 
 run default 1; check "$(sel)" "g3/002 " "default: only tests tagged wberr-suite: default"
@@ -150,6 +167,18 @@ run smp 1; check "$(sel)|$(grep -c 'WBERR-NOTE g3/001 wants 2 CPUs' "$res/stream
 run smp 2; check "$(sel)" "g3/001 " "smp on 2 CPUs: only the tests that want several CPUs"
 run g3 1; check "$(sel)|$rs" "g3/001 g3/002 g3/003 |0" "a named group runs all its tests, own-boot and smp included"
 run g1/002,guest-g4 1; check "$(sel)" "g1/002 g4/001 " "a named test, and an old suite name guest-<group>"
+run apps 1; check "$(sel)|$(grep -c 'WBERR-NOTE g5/001 requires the apps disk' "$res/stream")|$rs" "|1|0" \
+	"apps without the apps disk: nothing runs, the note says why"
+APPS=apps run apps 1; check "$(sel)|$(cat "$res/g5.tap")" "g5/001 |TAP version 14
+ok 1 - 001: apps at $tmp/apps
+1..1" "apps with the apps disk: only the tests that require it, which see WBERR_APPS"
+APPS=apps run all 1; check "$(sel)" "g1/001 g1/002 g1/003 g2/001 g2/002 g3/002 g4/001 g5/001 g5/002 " \
+	"all with the apps disk: the apps test too"
+APPS=apps run smp 2; check "$(sel)" "g3/001 " "smp with the apps disk: still only the tests that want several CPUs"
+run g5/001 1
+check "$(sed -n 2p "$res/g5.tap")|$rs" \
+	"not ok 1 - 001: requirement: no apps disk at $tmp/noapps (run-guest --apps IMG; make apps builds IMG)|1" \
+	"a named apps test without the disk is its one not ok, with the reason"
 run nosuch 1; check "$rs|$(cat "$res/stream")" "2|WBERR-ERROR no suite nosuch" "an unknown name is an error, not an empty run"
 FAKE_INSMOD_FAIL=1 run g2/001 1
 check "$(sed -n 2p "$res/g2.tap")|$rs" \
@@ -167,4 +196,9 @@ check "$(grep -c '^ok' "$res/g3.tap") $(grep -c '^ok' "$res/g3-smp2.tap") $(ls "
 check "$(grep -c '^T g3-smp2 ' "$res/stream-suites-smp2") $(grep -c '^WBERR-SUITE-START g3-smp2$' "$res/stream-suites-smp2")" "2 1" \
 	"the 2-vCPU boot's stream names the group g3-smp2, so run-guest rebuilds the right file after a crash"
 out=$("$top/qemu/report.sh" "$res" 2>&1); check "$(echo "$out" | grep -c '^  g3')" "2" "report.sh counts both"
+# make test's apps boot (suites-apps) after those two: the apps test runs
+# there only, into g5-apps.tap; the main boot's g5.tap stays.
+APPS=apps boot apps 1 suites-apps
+check "$(sed -n 's/^WBERR-TEST-START //p' "$res/stream-suites-apps" | tr '\n' ' ')|$(grep -c '^ok' "$res/g5.tap") $(grep -c '^ok' "$res/g5-apps.tap")" \
+	"g5/001 |1 1" "three boots into one directory: the apps boot runs the apps test alone, into g5-apps.tap"
 tap_done

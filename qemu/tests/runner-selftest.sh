@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host-side checks of qemu/run-guest with a fake QEMU: exit-status
 # propagation, timeout, oops detection, crash without verdict, QEMU failing
-# to start, and TAP rebuilt from the stream after a crash.  TAP on stdout.
+# to start, TAP rebuilt from the stream after a crash, the apps disk.
+# TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -22,7 +23,7 @@ check() {	# $1 observed, $2 expected, $3 description; the output on failure
 	tap_is "$1" "$2" "$3" || sed 's/^/# /' "$tmp/out"
 }
 
-tap_begin 16
+tap_begin 19
 run exit-0 --cmd true;  check "$status" 0 "guest command status 0 is returned"
 run exit-7 --cmd 'exit 7'; check "$status" 7 "guest command status 7 is returned unchanged"
 run oops --cmd true; check "$status" 126 "an oops on the console fails a command that exited 0"
@@ -45,6 +46,17 @@ FAKE_QEMU_OUTCOME=exit-0 WBERR_QEMU=$here/fake-qemu WBERR_ACCEL=tcg "$top/qemu/r
 status=$?
 check "$status/$(grep -c "no image '$tmp/missing.cpio' (make image)" "$tmp/out")" 127/1 \
 	"a missing image is a set-up error (127) that says what to build"
+# The apps disk: attached read-only with its serial only when asked for.
+qemu_cmdline() { sed 's/\\//g' "$(ls -t "$top"/build/logs/selftest-*.qemu.cmdline | head -n 1)"; }	# %q unquoted
+run exit-0 --cmd true
+check "$(qemu_cmdline | grep -c 'wberr-apps')" 0 "without --apps no apps disk is attached"
+touch "$tmp/apps.img"
+run exit-0 --cmd true --apps "$tmp/apps.img"
+check "$status/$(qemu_cmdline | grep -c "file=$tmp/apps.img,format=raw,readonly=on -device virtio-blk-pci,drive=apps,serial=wberr-apps")" 0/1 \
+	"--apps IMG attaches IMG read-only with serial wberr-apps"
+run exit-0 --cmd true --apps "$tmp/missing.img"
+check "$status/$(grep -c "no apps image '$tmp/missing.img' (make apps" "$tmp/out")" 127/1 \
+	"a missing apps image is a set-up error (127) that says what to build"
 FAKE_QEMU_OUTCOME=hang FAKE_QEMU_PIDFILE=$tmp/qemu.pid WBERR_QEMU=$here/fake-qemu WBERR_ACCEL=tcg \
 	"$top/qemu/run-guest" --kernel-tree "$tmp/tree" --image "$tmp/image.cpio" \
 	--results "$tmp/results" --name selftest --cmd true --timeout 60 > "$tmp/out" 2>&1 &
