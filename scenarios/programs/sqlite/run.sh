@@ -23,8 +23,11 @@ while [ "$i" -le "$n" ]; do
 	sql "INSERT INTO t VALUES($i, 'old-$i' || printf('%.3000c', 'o'));" || exit 1
 	i=$((i + 1))
 done
-# a first transaction in this mode writes the journal file that stays
-sql "PRAGMA journal_mode=$mode; UPDATE t SET v = v WHERE id = 1;" > /dev/null || exit 1
+# A first transaction in this mode leaves the journal file there (persist).
+# A real change: SQLite writes nothing for 'UPDATE t SET v = v'.
+sql "PRAGMA journal_mode=$mode; INSERT INTO t VALUES(0, 'warm-up');" > /dev/null || exit 1
+[ "$mode" != persist ] || [ -s app.db-journal ] ||
+	{ echo "journal_mode=persist left no app.db-journal"; exit 1; }
 
 # Aim the faults (the YAML says at which file) and wait until they are armed.
 echo "WBERR-ARM app.db app.db-journal"
