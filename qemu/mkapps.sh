@@ -84,8 +84,11 @@ apt_update() {	# $1: why
 # ---- which packages, which versions --------------------------------------
 step "resolve the packages"
 say "resolving ${main_pkgs[*]} and their libraries"
+# One call (each loads apt's cache): "pkg:" lines, then "  Candidate: v".
+policy=$(apt-cache policy "${main_pkgs[@]}" 2>/dev/null | awk '
+	/^[^ ]/ { p = $1; sub(/:$/, "", p) } /^  Candidate: / { print p, $2 }') || true
 for p in "${main_pkgs[@]}"; do
-	v=$(apt-cache policy "$p" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+	v=$(printf '%s\n' "$policy" | awk -v p="$p" '$1 == p { print $2 }')
 	if [ -z "$v" ] || [ "$v" = "(none)" ]; then
 		apt_update "no candidate for $p" && exec "$0" --out "$out"
 		die "apt knows no installable version of $p (apt-cache policy $p), even after apt-get update: is Debian 12's main archive in /etc/apt/sources.list?"
