@@ -30,6 +30,9 @@ IMAGE     := $(BUILD)/initramfs-$(KCONFIG).cpio
 # the tests that say `# wberr-requires: apps`; built and cached in
 # $(WBERR_CACHE)/apps-<key>/, copied here.
 APPS_IMG  := $(BUILD)/apps.img
+# more Debian packages on it, for your own program (docs/testing-your-program.md)
+APPS_PACKAGES ?=
+export WBERR_APPS_PACKAGES := $(APPS_PACKAGES)
 # The debug kernel (KASAN, lockdep, kmemleak) runs several times slower
 # under TCG; its suites get proportionally longer timeouts.
 # So do its stall detectors: KASAN records a stack for every allocation, and
@@ -176,15 +179,19 @@ FILTER ?=
 RUN_OWN := $(strip $(SCENARIOS) $(FILTER))
 RUN_PAYLOAD := $(BUILD)/run-payload
 RUN_SUITES := $(if $(RUN_OWN),scenarios,default)
+# A scenario that runs a program from the apps disk says so in its needs:
+# (/opt/apps/...); then, and only then, the boot gets that disk.
+RUN_APPS := $(if $(strip $(SCENARIOS)),$(shell cd $(TOP) && grep -rqs /opt/apps $(SCENARIOS) && echo 1))
 RUN_PAYLOAD_ARGS := $(if $(strip $(SCENARIOS)),--payload $(RUN_PAYLOAD)/scenarios) \
-	$(if $(strip $(FILTER)),--payload $(RUN_PAYLOAD)/scenario-filter)
+	$(if $(strip $(FILTER)),--payload $(RUN_PAYLOAD)/scenario-filter) \
+	$(if $(strip $(RUN_APPS)),--apps $(APPS_IMG))
 
 .PHONY: run-payload
 run-payload: userspace
 	@$(TOP)/qemu/run-payload.sh --wberr-run $(GUEST_BIN)/wberr-run --out $(RUN_PAYLOAD) \
 		--library $(TOP)/scenarios $(if $(strip $(FILTER)),--filter '$(strip $(FILTER))') $(strip $(SCENARIOS))
 
-run: $(if $(RUN_OWN),run-payload) image
+run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
 		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} \

@@ -32,8 +32,9 @@
 # every ELF file on the disk must be found on that path or among the guest
 # image's libraries; the build fails naming the ones that are not.
 #
-# To add a package: append it to main_pkgs below (its libraries follow by
-# themselves); the key changes, so the next run builds a new image.
+# To add a package: append it to main_pkgs below, or for one run name it in
+# WBERR_APPS_PACKAGES (make APPS_PACKAGES=...); its libraries follow by
+# themselves, and the key changes, so the next run builds a new image.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,6 +44,9 @@ errtrap_init apps
 . "$here/host-tools.sh"
 
 main_pkgs=(sqlite3 postgresql-15 postgresql-client-15)
+# a user's own: make run APPS_PACKAGES='redis-server lmdb-utils' SCENARIOS=...
+# shellcheck disable=SC2206
+main_pkgs+=(${WBERR_APPS_PACKAGES:-})
 # Library packages of the closure that never go on the disk (see above).
 skip_re='^(libc6|libc-bin|libc-l10n|libllvm[0-9]+|libz3-[0-9]+|libperl[0-9.]+|lib.*-perl|perl-modules-.*|libelogind0)$'
 # Paths removed from every package (relative to its root).

@@ -39,7 +39,7 @@ enum {
  * events above.  The syscall events are required (the write family is how
  * an O_SYNC write's cursor move is told from a stray one): without them
  * -1, errno ENOENT, *what the first missing event, which on a kernel
- * built without CONFIG_FTRACE_SYSCALLS (Debian's stock ones) is the
+ * built without CONFIG_FTRACE_SYSCALLS (Debian's 6.1 and 6.12 have it) is the
  * events/syscalls directory itself.  The others are optional (no io_uring
  * in the kernel, an old option name): their bits say what is on.  Returns
  * the bits, or -1 (errno set, the step in *what when not NULL).
