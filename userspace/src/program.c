@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
@@ -716,6 +717,17 @@ int program_run(const struct exec_cfg *cfg, const struct instance *inst, struct 
 	}
 	if (cfg->tracefs) {
 		const char *what = NULL;
+		unsigned char seed;
+
+		/*
+		 * The trace names open file descriptions and io_uring requests by
+		 * hashed pointers (%p), and until the CRNG is ready the kernel
+		 * prints every one as "(____ptrval____)" (lib/vsprintf.c), which
+		 * names nothing; under TCG that lasts well past boot.  A blocking
+		 * getrandom() waits for it, and makes the kernel gather the entropy.
+		 */
+		if (getrandom(&seed, 1, 0) != 1)
+			check(p, 0, "trace", "getrandom: %s", strerror(errno));
 
 		if (wb_tracefs_start(cfg->tracefs, TRACE_KB, &what) < 0 ||
 		    wb_tracefs_program(cfg->tracefs, &what) < 0) {
