@@ -113,6 +113,9 @@ if [ "$summary" = 1 ]; then
 	if [ -f "$dir/content-after-failure.md" ]; then
 		printf '  %-22s %s\n' "content after failure" "$dir/content-after-failure.md"
 	fi
+	if [ -d "$dir/programs" ]; then
+		printf '  %-22s %s\n' "programs (timelines)" "$dir/programs/<instance>/timeline.txt"
+	fi
 	label="TAP, one per suite"
 	for t in "${taps[@]+"${taps[@]}"}"; do printf '  %-22s %s\n' "$label" "$t"; label=; done
 	printf '  %-22s %s\n' "JUnit" "$junit"
