@@ -24,6 +24,8 @@
 #   headers         -> root/usr/src/linux-headers-<release>: `make -C headers
 #                   M=...` builds an out-of-tree module against this kernel
 #   release         the kernel's release (uname -r)
+#   root/lib/modules/<release>/modules.dep and friends: depmod run on the
+#                   unpacked tree (the package leaves that to its postinst)
 #   .wberr-unpacked the key of the finished unpack: package versions and
 #                   this script's hash; a match is "up to date"
 #
@@ -189,6 +191,14 @@ grep -q "$root/usr/src/linux-headers-$abi-common" "$hdr/Makefile" ||
 [ -e "$hdr/scripts/basic/fixdep" ] || die "$hdr/scripts/basic/fixdep missing: the kbuild tools of $kbuild_pkg are not reachable through $hdr/scripts"
 [ -f "$root/boot/vmlinuz-$release" ] || die "$root/boot/vmlinuz-$release missing after unpacking $image_pkg"
 [ -d "$root/lib/modules/$release/kernel" ] || die "$root/lib/modules/$release/kernel missing after unpacking $image_pkg"
+
+# The package ships no modules.dep (its postinst runs depmod): make it here,
+# on the unpacked tree only.
+step "depmod the unpacked modules" "$dir/depmod.log"
+command -v depmod > /dev/null || die "depmod not found: install the Debian package kmod (make deps)"
+depmod -b "$root" "$release" > "$dir/depmod.log" 2>&1 ||
+	die "depmod -b $root $release failed (status $?): $(tail -n 3 "$dir/depmod.log" | tr '\n' ' ')"
+[ -s "$root/lib/modules/$release/modules.dep" ] || die "depmod -b $root $release wrote no modules.dep"
 
 ln -sfn "root/boot/vmlinuz-$release" "$dir/vmlinuz"
 ln -sfn "root/usr/src/linux-headers-$release" "$dir/headers"
