@@ -118,6 +118,8 @@ static const struct wberr_status {
 
 /* Indexed by this kernel's blk_status_t values; set up by dm_wberr_init(). */
 static const char *wberr_status_names[WBERR_NR_STATUS] __ro_after_init;
+/* the largest of them: this kernel's last blk_status_t */
+static unsigned int wberr_status_last __ro_after_init;
 
 static int __init wberr_status_init(void)
 {
@@ -133,6 +135,7 @@ static int __init wberr_status_init(void)
 			return -EINVAL;
 		}
 		wberr_status_names[v] = wberr_statuses[i].name;
+		wberr_status_last = max(wberr_status_last, v);
 	}
 	return 0;
 }
@@ -1534,10 +1537,23 @@ static int wberr_parse_status(struct wberr_c *wc, const char *what,
 			      what, s);
 		return -EINVAL;
 	}
-	if (v >= WBERR_NR_STATUS || !wberr_status_names[v]) {
+	if (v > wberr_status_last) {
+		WBERR_MSG_ERR(wc, "%s: status '%.64s' is past the last blk_status_t (%u)",
+			      what, s, wberr_status_last);
+		return -EINVAL;
+	}
+#ifdef BLK_STS_ZONE_RESOURCE	/* before 6.5 */
+	if (v == (__force u8)BLK_STS_ZONE_RESOURCE) {
 		WBERR_MSG_ERR(wc,
-			      "%s: status '%.64s' is no status dm-wberr offers in this kernel (%s): unused, or past the last",
-			      what, s, init_utsname()->release);
+			      "%s: status '%.64s' is BLK_STS_ZONE_RESOURCE, which dm-wberr does not offer",
+			      what, s);
+		return -EINVAL;
+	}
+#endif
+	if (!wberr_status_names[v]) {
+		WBERR_MSG_ERR(wc,
+			      "%s: status '%.64s' is an unused value: blk_status_to_errno() gives 0",
+			      what, s);
 		return -EINVAL;
 	}
 	*status = (__force blk_status_t)v;
