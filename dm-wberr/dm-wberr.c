@@ -1093,8 +1093,15 @@ static bool wberr_acct_start(struct wberr_c *wc, struct bio *bio,
 {
 	struct gendisk *disk = dm_disk(wc->md);
 
+	/*
+	 * As dm core decides: 6.12 accounts only with the queue's io_stat
+	 * feature (dm_io_acct()); 6.1 has no such feature flag, never sets
+	 * QUEUE_FLAG_IO_STAT on a dm queue and accounts every bio anyway.
+	 */
+#ifdef BLK_FEAT_IO_STAT
 	if (!blk_queue_io_stat(disk->queue))
 		return false;
+#endif
 #ifdef WBERR_ACCT_START_TAKES_SECTORS	/* before 6.3 (Kbuild) */
 	*start = bdev_start_io_acct(disk->part0, bio_sectors(bio), bio_op(bio),
 				    jiffies);
