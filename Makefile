@@ -74,8 +74,10 @@ GUEST_TIMEOUT_ARGS = --timeout $$(( $${WBERR_TEST_TIMEOUT:-2400} * $(TIMEOUT_SCA
 # does not pass exported variables to $(shell), hence the explicit ones.
 KTREE = $(shell KCONFIG=$(KCONFIG) WBERR_CACHE=$(WBERR_CACHE) $(TOP)/kernel/build.sh --print-tree)
 # A Debian kernel's directory in the cache (kernel/debian.sh: vmlinuz,
-# headers, root/lib/modules), also computed lazily.
-DEBDIR = $(shell WBERR_CACHE=$(WBERR_CACHE) $(TOP)/kernel/debian.sh --kernel $(KERNEL) --print-dir)
+# headers, root/lib/modules), computed at its first use (after `kernel`,
+# which runs apt-get update if apt knows no such package) and then kept:
+# each call asks apt, about 1 s.
+DEBDIR = $(eval DEBDIR := $(shell WBERR_CACHE=$(WBERR_CACHE) $(TOP)/kernel/debian.sh --kernel $(KERNEL) --print-dir))$(DEBDIR)
 # What run-guest boots and what mkimage.sh takes the kernel's files from.
 ifeq ($(KERNEL),patched)
 GUEST_KERNEL = --kernel-tree $(KTREE)
