@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument '$1'" 2 ;;
 	esac
 done
-[ -n "$ktree$debdir" ] && [ -n "$out" ] && [ -z "$ktree" -o -z "$debdir" ] ||
+[ -n "$ktree$debdir" ] && [ -n "$out" ] && { [ -z "$ktree" ] || [ -z "$debdir" ]; } ||
 	die "usage: mkimage.sh --kernel-tree DIR|--debian DIR --out FILE [--modules DIR]" 2
 if [ -n "$ktree" ]; then
 	gen_init_cpio=$ktree/usr/gen_init_cpio
