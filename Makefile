@@ -19,13 +19,30 @@ export KCONFIG
 WBERR_CACHE ?= $(HOME)/.cache/wberr
 export WBERR_CACHE
 
+# The kernel under test: patched (our 6.12 build with kernel/patches, the
+# default), debian-6.12 or debian-6.1 (Debian's shipped linux-image
+# packages, fetched by kernel/debian.sh; modular, unpatched, no debug
+# flavour).  TODO(issue 16): unpatched, our build without the series.
+KERNEL    ?= patched
+ifeq ($(KERNEL),patched)
+KSTEM     := $(KCONFIG)
+else ifneq ($(filter debian-6.12 debian-6.1,$(KERNEL)),)
+ifneq ($(KCONFIG),default)
+$(error KCONFIG=$(KCONFIG) needs KERNEL=patched: Debian's kernels come as they are shipped)
+endif
+KSTEM     := $(KERNEL)
+else
+$(error KERNEL=$(KERNEL): say patched, debian-6.12 or debian-6.1 (unpatched is not there yet, issue 16))
+endif
+
 GUEST_BIN := $(BUILD)/guest-bin
-# dm-wberr is compiled in a copy under build/, one per flavour: Kbuild writes
-# its objects next to the sources, and a default and a debug .ko must not mix.
-KMOD_SRC  := $(BUILD)/kmod-$(KCONFIG)
-MODDIR    := $(BUILD)/modules-$(KCONFIG)
-RESULTS   := $(BUILD)/results
-IMAGE     := $(BUILD)/initramfs-$(KCONFIG).cpio
+# dm-wberr is compiled in a copy under build/, one per flavour and kernel:
+# Kbuild writes its objects next to the sources, and .ko files for two
+# kernels must not mix.
+KMOD_SRC  := $(BUILD)/kmod-$(KSTEM)
+MODDIR    := $(BUILD)/modules-$(KSTEM)
+RESULTS   := $(BUILD)/results$(if $(filter patched,$(KERNEL)),,-$(KERNEL))
+IMAGE     := $(BUILD)/initramfs-$(KSTEM).cpio
 # The apps disk (qemu/mkapps.sh): sqlite3 and PostgreSQL 15 unpacked, for
 # the tests that say `# wberr-requires: apps`; built and cached in
 # $(WBERR_CACHE)/apps-<key>/, copied here.
@@ -56,6 +73,19 @@ GUEST_TIMEOUT_ARGS = --timeout $$(( $${WBERR_TEST_TIMEOUT:-2400} * $(TIMEOUT_SCA
 # the patch series and config, so it changes whenever they do).  Make 4.3
 # does not pass exported variables to $(shell), hence the explicit ones.
 KTREE = $(shell KCONFIG=$(KCONFIG) WBERR_CACHE=$(WBERR_CACHE) $(TOP)/kernel/build.sh --print-tree)
+# A Debian kernel's directory in the cache (kernel/debian.sh: vmlinuz,
+# headers, root/lib/modules), computed at its first use (after `kernel`,
+# which runs apt-get update if apt knows no such package) and then kept:
+# each call asks apt, about 1 s.
+DEBDIR = $(eval DEBDIR := $(shell WBERR_CACHE=$(WBERR_CACHE) $(TOP)/kernel/debian.sh --kernel $(KERNEL) --print-dir))$(DEBDIR)
+# What run-guest boots and what mkimage.sh takes the kernel's files from.
+ifeq ($(KERNEL),patched)
+GUEST_KERNEL = --kernel-tree $(KTREE)
+IMAGE_KERNEL = --kernel-tree $(KTREE)
+else
+GUEST_KERNEL = --kernel $(DEBDIR)/vmlinuz
+IMAGE_KERNEL = --debian $(DEBDIR)
+endif
 
 CC        ?= gcc
 GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE
@@ -75,6 +105,7 @@ help:
 	@echo "make shell  - boot the guest with a shell on the console"
 	@echo "make deps | kernel | module | userspace | image | apps | clean"
 	@echo "KCONFIG=debug selects the debug kernel (KASAN, lockdep, kmemleak)"
+	@echo "KERNEL=debian-6.12|debian-6.1 tests Debian's shipped kernel instead of ours (KERNEL=patched)"
 
 # Idempotent: only asks apt for what dpkg says is missing.
 deps:
@@ -91,19 +122,38 @@ deps:
 		rm -f $$log; \
 	else echo "[deps] all Debian packages present"; fi
 
+ifeq ($(KERNEL),patched)
 kernel: deps
 	@$(TOP)/kernel/build.sh
+else
+# Downloads and unpacks the packages once (debian-6.12 118 MiB, debian-6.1
+# 80 MiB), then says "up to date".
+kernel: deps
+	@$(TOP)/kernel/debian.sh --kernel $(KERNEL) > /dev/null
+endif
 
 # Built with it: the debug kernel's kmemleak positive control, a module
 # that registers a page kmemleak must report (kernel/tests/leak-control).
 LEAK_CONTROL := $(TOP)/kernel/tests/leak-control
 
+ifeq ($(KERNEL),patched)
 module: kernel
 	@mkdir -p $(MODDIR) $(KMOD_SRC)
 	@cp -p $(TOP)/dm-wberr/*.c $(TOP)/dm-wberr/*.h $(LEAK_CONTROL)/*.c $(KMOD_SRC)/
 	@cat $(TOP)/dm-wberr/Kbuild $(LEAK_CONTROL)/Kbuild > $(KMOD_SRC)/Kbuild
 	@$(MAKE) -s -C $(KTREE) ARCH=x86_64 M=$(KMOD_SRC) modules
 	@cp $(KMOD_SRC)/*.ko $(MODDIR)/
+else
+# Against the shipped kernel's own headers (kernel/debian.sh unpacks them
+# with their kbuild tools and makes their paths relative).  No BTF for the
+# module: that needs pahole, and nothing here reads a module's BTF.  The
+# kmemleak control is for our debug kernel only.
+module: kernel
+	@rm -rf $(MODDIR); mkdir -p $(MODDIR) $(KMOD_SRC)
+	@cp -p $(TOP)/dm-wberr/*.c $(TOP)/dm-wberr/*.h $(TOP)/dm-wberr/Kbuild $(KMOD_SRC)/
+	@$(MAKE) -s -C $(DEBDIR)/headers/ M=$(KMOD_SRC) CONFIG_DEBUG_INFO_BTF_MODULES= modules
+	@cp $(KMOD_SRC)/dm-wberr.ko $(MODDIR)/
+endif
 
 # Guest-side helper programs that live next to the tests that use them.
 GUEST_TOOL_SRCS := $(wildcard $(TOP)/qemu/guest/*.c $(TOP)/dm-wberr/tests/*.c $(TOP)/kernel/tests/*.c)
@@ -133,7 +183,7 @@ userspace: deps guest-tools
 	@$(MAKE) -s -C $(TOP)/userspace/stress BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN)
 
 image: kernel module userspace
-	@$(TOP)/qemu/mkimage.sh --kernel-tree $(KTREE) --modules $(MODDIR) --out $(IMAGE)
+	@$(TOP)/qemu/mkimage.sh $(IMAGE_KERNEL) --modules $(MODDIR) --out $(IMAGE)
 
 # Downloads the Debian packages once (about 41 MiB), then reuses the cache.
 apps: deps
@@ -150,19 +200,19 @@ unit-test: userspace
 test: image apps
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS) || true
-	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
+	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
 		--suites all --name suites || true
 	@if grep -qs '^# wberr-smp:' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
-		$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
+		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
 		--suites smp --smp 2 --name suites-smp2 || true; fi
 	@if grep -qsE '^# wberr-requires:(.* )?apps( |$$)' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
-		$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
+		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
 		--suites apps --apps $(APPS_IMG) --name suites-apps || true; fi
 	@if [ "$(KCONFIG)" = debug ]; then \
-		$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
+		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
 		--suites debug-controls --name debug-controls --expect-reports || true; fi
 	@$(TOP)/qemu/report.sh $(RESULTS)
@@ -193,7 +243,7 @@ run-payload: userspace
 
 run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
-	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
+	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} \
 		--suites $(RUN_SUITES) $(strip $(RUN_PAYLOAD_ARGS)) --name run || true
 	@$(TOP)/qemu/report.sh --summary $(RESULTS)
@@ -202,15 +252,16 @@ run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 DURATION ?= 3600
 soak: image
 	@mkdir -p $(BUILD)/results-soak
-	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) \
+	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(BUILD)/results-soak --suites stress --smp 2 --name soak \
 		--timeout $$(( $(DURATION) * 3 + 900 )) --append "wberr_stress_duration=$(DURATION)"
 	@$(TOP)/qemu/report.sh $(BUILD)/results-soak
 
 shell: image
-	@$(TOP)/qemu/run-guest --kernel-tree $(KTREE) --image $(IMAGE) --interactive
+	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) --interactive
 
 bench: image
+	@[ "$(KERNEL)" = patched ] || { echo "make bench: only KERNEL=patched for now (qemu/bench.sh takes a kernel tree)" >&2; exit 2; }
 	@$(TOP)/qemu/bench.sh --kernel-tree $(KTREE) --image $(IMAGE)
 
 clean:

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The names dm-wberr's message grammar shares with userspace, written once.
- * Included by dm-wberr.c, which checks every number against the kernel's
- * BLK_STS_* constants at compile time, and by lib/c (wberr-run,
+ * Included by dm-wberr.c, which takes every status's value from the
+ * kernel it is built against (BLK_STS_<sfx>; the numbers below are 6.12's,
+ * checked at compile time on a kernel that has all of them), and by lib/c (wberr-run,
  * wberr-stress, the guest helpers, wberr-names), so the two sides cannot
  * disagree.  No kernel or libc includes: the errno names resolve in the
  * includer's errno.h.
@@ -15,9 +16,13 @@
 
 /*
  * Every status a rule may complete a bio with, in value order: the
- * blk_status_t value, the name in the message grammar, the BLK_STS_ suffix
- * and the errno blk_status_to_errno() returns, negated (include/linux/
- * blk_types.h and blk_errors[] in block/blk-core.c, 6.12).
+ * blk_status_t value in 6.12, the name in the message grammar, the
+ * BLK_STS_ suffix and the errno blk_status_to_errno() returns, negated
+ * (include/linux/blk_types.h and blk_errors[] in block/blk-core.c, 6.12).
+ * Other kernels number some differently (6.1: zone_open_resource 15,
+ * zone_active_resource 16, offline 17) or lack them (6.1: duration_limit,
+ * inval; resv_conflict is BLK_STS_NEXUS there): dm-wberr goes by name and
+ * refuses a status its kernel lacks.
  */
 #ifdef WBERR_ABI_STATUS
 WBERR_ABI_STATUS(1,  notsupp,			NOTSUPP,		EOPNOTSUPP)

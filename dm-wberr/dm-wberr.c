@@ -32,6 +32,7 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/refcount.h>
+#include <linux/utsname.h>
 
 /* dm-wberr-abi.h has no include guard: each include expands one list */
 #include "dm-wberr-abi.h"
@@ -71,18 +72,73 @@ static const char * const wberr_class_names[WBERR_NR_CLASSES] = {
 };
 
 /*
- * The statuses a rule may complete a bio with.  Deliberately absent:
- * BLK_STS_OK (the error would vanish), BLK_STS_DM_REQUEUE (dm core requeues
- * or rewrites it), 18 (an unused slot: blk_status_to_errno() returns 0) and
- * anything >= 20 (past blk_errors[]).  BUILD_BUG_ON_ZERO keeps the shared
- * header honest against this kernel's numbering.
+ * The statuses a rule may complete a bio with, by name, each with the
+ * value this kernel gives it: the numbering always comes from the
+ * blk_types.h being built against (6.1 and 6.12 differ from 14 on).
+ * Deliberately absent: BLK_STS_OK (the error would vanish),
+ * BLK_STS_DM_REQUEUE (dm core requeues or rewrites it), values
+ * blk_status_to_errno() maps to 0, and anything past blk_errors[].
+ *
+ * Older kernels lack some of the names dm-wberr-abi.h lists:
+ * BLK_STS_RESV_CONFLICT was BLK_STS_NEXUS before 6.5 (the same status and
+ * errno, renamed); BLK_STS_DURATION_LIMIT (6.5) and BLK_STS_INVAL (6.10)
+ * do not exist.  Those get WBERR_STS_ABSENT, never a number of our own:
+ * they stay out of wberr_status_names[] and wberr_parse_status() refuses
+ * them by name.  A kernel that has every status the shared header lists
+ * (6.12, whose numbering the header records for userspace) must number
+ * them as the header does: BUILD_BUG_ON_ZERO keeps the header honest.
  */
-static const char * const wberr_status_names[WBERR_NR_STATUS] = {
+#define WBERR_STS_ABSENT	((__force blk_status_t)0xff)
+
+#if defined(BLK_STS_DURATION_LIMIT) && defined(BLK_STS_INVAL)
+#define WBERR_STS_ALL_NAMED	1
+#else
+#define WBERR_STS_ALL_NAMED	0
+#endif
+#ifndef BLK_STS_RESV_CONFLICT
+#define BLK_STS_RESV_CONFLICT	BLK_STS_NEXUS
+#endif
+#ifndef BLK_STS_DURATION_LIMIT
+#define BLK_STS_DURATION_LIMIT	WBERR_STS_ABSENT
+#endif
+#ifndef BLK_STS_INVAL
+#define BLK_STS_INVAL		WBERR_STS_ABSENT
+#endif
+
+static const struct wberr_status {
+	const char *name;
+	blk_status_t status;	/* WBERR_STS_ABSENT: not in this kernel */
+} wberr_statuses[] = {
 #define WBERR_ABI_STATUS(nr, name, sfx, ...)				\
-	[(__force u8)BLK_STS_##sfx] =					\
-		#name + BUILD_BUG_ON_ZERO((__force u8)BLK_STS_##sfx != (nr)),
+	{ #name, (__force blk_status_t)((__force u8)BLK_STS_##sfx +	\
+		BUILD_BUG_ON_ZERO(WBERR_STS_ALL_NAMED &&		\
+				  (__force u8)BLK_STS_##sfx != (nr))) },
 #include "dm-wberr-abi.h"
 };
+
+/* Indexed by this kernel's blk_status_t values; set up by dm_wberr_init(). */
+static const char *wberr_status_names[WBERR_NR_STATUS] __ro_after_init;
+/* the largest of them: this kernel's last blk_status_t */
+static unsigned int wberr_status_last __ro_after_init;
+
+static int __init wberr_status_init(void)
+{
+	unsigned int i, v;
+
+	for (i = 0; i < ARRAY_SIZE(wberr_statuses); i++) {
+		if (wberr_statuses[i].status == WBERR_STS_ABSENT)
+			continue;
+		v = (__force u8)wberr_statuses[i].status;
+		if (v >= WBERR_NR_STATUS || wberr_status_names[v]) {
+			DMERR("status %s has value %u, which is taken or past %u",
+			      wberr_statuses[i].name, v, WBERR_NR_STATUS - 1);
+			return -EINVAL;
+		}
+		wberr_status_names[v] = wberr_statuses[i].name;
+		wberr_status_last = max(wberr_status_last, v);
+	}
+	return 0;
+}
 
 /* The bio flags a rule can require or exclude, as the log prints them. */
 static const struct {
@@ -1037,9 +1093,21 @@ static bool wberr_acct_start(struct wberr_c *wc, struct bio *bio,
 {
 	struct gendisk *disk = dm_disk(wc->md);
 
+	/*
+	 * As dm core decides: 6.12 accounts only with the queue's io_stat
+	 * feature (dm_io_acct()); 6.1 has no such feature flag, never sets
+	 * QUEUE_FLAG_IO_STAT on a dm queue and accounts every bio anyway.
+	 */
+#ifdef BLK_FEAT_IO_STAT
 	if (!blk_queue_io_stat(disk->queue))
 		return false;
+#endif
+#ifdef WBERR_ACCT_START_TAKES_SECTORS	/* before 6.3 (Kbuild) */
+	*start = bdev_start_io_acct(disk->part0, bio_sectors(bio), bio_op(bio),
+				    jiffies);
+#else
 	*start = bdev_start_io_acct(disk->part0, bio_op(bio), jiffies);
+#endif
 	return true;
 }
 
@@ -1047,9 +1115,14 @@ static bool wberr_acct_start(struct wberr_c *wc, struct bio *bio,
 static void wberr_end_bio(struct wberr_c *wc, struct bio *bio,
 			  blk_status_t status, bool acct, unsigned long start)
 {
+#ifdef WBERR_ACCT_START_TAKES_SECTORS
+	if (acct)
+		bdev_end_io_acct(dm_disk(wc->md)->part0, bio_op(bio), start);
+#else
 	if (acct)
 		bdev_end_io_acct(dm_disk(wc->md)->part0, bio_op(bio),
 				 bio_sectors(bio), start);
+#endif
 	bio->bi_status = status;
 	bio_endio(bio);
 }
@@ -1440,11 +1513,16 @@ static int wberr_parse_status(struct wberr_c *wc, const char *what,
 
 	if (!strcmp(s, WBERR_ABI_STATUS_ALIAS))
 		s = WBERR_ABI_STATUS_ALIAS_OF;
-	for (i = 0; i < WBERR_NR_STATUS; i++) {
-		if (wberr_status_names[i] && !strcmp(s, wberr_status_names[i])) {
-			*status = (__force blk_status_t)i;
-			return 0;
+	for (i = 0; i < ARRAY_SIZE(wberr_statuses); i++) {
+		if (strcmp(s, wberr_statuses[i].name))
+			continue;
+		if (wberr_statuses[i].status == WBERR_STS_ABSENT) {
+			WBERR_MSG_ERR(wc, "%s: status '%s' does not exist in this kernel (%s)",
+				      what, s, init_utsname()->release);
+			return -EINVAL;
 		}
+		*status = wberr_statuses[i].status;
+		return 0;
 	}
 
 	if (!strcmp(s, "ok")) {
@@ -1466,11 +1544,19 @@ static int wberr_parse_status(struct wberr_c *wc, const char *what,
 			      what, s);
 		return -EINVAL;
 	}
-	if (v >= WBERR_NR_STATUS) {
-		WBERR_MSG_ERR(wc, "%s: status '%.64s' is past the last blk_status_t (19)",
+	if (v > wberr_status_last) {
+		WBERR_MSG_ERR(wc, "%s: status '%.64s' is past the last blk_status_t (%u)",
+			      what, s, wberr_status_last);
+		return -EINVAL;
+	}
+#ifdef BLK_STS_ZONE_RESOURCE	/* before 6.5 */
+	if (v == (__force u8)BLK_STS_ZONE_RESOURCE) {
+		WBERR_MSG_ERR(wc,
+			      "%s: status '%.64s' is BLK_STS_ZONE_RESOURCE, which dm-wberr does not offer",
 			      what, s);
 		return -EINVAL;
 	}
+#endif
 	if (!wberr_status_names[v]) {
 		WBERR_MSG_ERR(wc,
 			      "%s: status '%.64s' is an unused value: blk_status_to_errno() gives 0",
@@ -2150,6 +2236,10 @@ static struct target_type wberr_target = {
 
 static int __init dm_wberr_init(void)
 {
+	int r = wberr_status_init();
+
+	if (r)
+		return r;
 	return dm_register_target(&wberr_target);
 }
 

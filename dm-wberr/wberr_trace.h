@@ -12,6 +12,25 @@
 
 #include <linux/tracepoint.h>
 
+/* __assign_str() takes the source again before 6.10 (Kbuild tells) */
+#ifdef WBERR_ASSIGN_STR_TAKES_SRC
+#define WBERR_ASSIGN_STRS						\
+	do {								\
+		__assign_str(class, class);				\
+		__assign_str(flags, flags);				\
+		__assign_str(action, action);				\
+		__assign_str(status, status);				\
+	} while (0)
+#else
+#define WBERR_ASSIGN_STRS						\
+	do {								\
+		__assign_str(class);					\
+		__assign_str(flags);					\
+		__assign_str(action);					\
+		__assign_str(status);					\
+	} while (0)
+#endif
+
 /**
  * wberr_fault - a rule fired for a bio
  * @dev: the dm device
@@ -48,10 +67,7 @@ TRACE_EVENT(wberr_fault,
 			   __entry->sector = sector;
 			   __entry->nr_sector = nr_sector;
 			   __entry->delay_ms = delay_ms;
-			   __assign_str(class);
-			   __assign_str(flags);
-			   __assign_str(action);
-			   __assign_str(status);),
+			   WBERR_ASSIGN_STRS;),
 
 	    TP_printk("%d,%d rule=%u %s %llu + %u flags=%s action=%s status=%s delay_ms=%u",
 		      MAJOR(__entry->dev), MINOR(__entry->dev), __entry->rule,

@@ -8,8 +8,17 @@
 # is needed for device nodes and the archive is reproducible.
 #
 #   qemu/mkimage.sh --kernel-tree DIR --out FILE [--modules DIR]
+#   qemu/mkimage.sh --debian DIR --out FILE [--modules DIR]
 #
 # --modules names the directory holding the out-of-tree .ko files (dm-wberr).
+# --debian DIR: a Debian shipped kernel unpacked by kernel/debian.sh (make
+# KERNEL=debian-6.12|debian-6.1) instead of our tree.  That kernel is
+# modular: the image gets the modules the suites need from its own package
+# (debian_modules below, with their modules.dep closure), decompressed and
+# run through depmod into /lib/modules/<release>, and /etc/wberr-modules,
+# the list guest/init loads with modprobe before it looks for the disks.
+# gen_init_cpio, which no Debian package ships, is compiled from
+# linux-source-6.12's usr/gen_init_cpio.c into $WBERR_CACHE/tools/.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,18 +26,38 @@ top=$(cd "$here/.." && pwd)
 . "$top/lib/sh/errtrap.sh"
 errtrap_init image
 build=$top/build
-ktree= out= moddir=
+ktree= out= moddir= debdir=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel-tree) ktree=$2; shift 2 ;;
+	--debian) debdir=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--modules) moddir=$2; shift 2 ;;
 	*) die "unknown argument '$1'" 2 ;;
 	esac
 done
-[ -n "$ktree" ] && [ -n "$out" ] || die "usage: mkimage.sh --kernel-tree DIR --out FILE [--modules DIR]" 2
-gen_init_cpio=$ktree/usr/gen_init_cpio
-[ -x "$gen_init_cpio" ] || die "$gen_init_cpio missing: build the kernel first (make kernel)"
+[ -n "$ktree$debdir" ] && [ -n "$out" ] && { [ -z "$ktree" ] || [ -z "$debdir" ]; } ||
+	die "usage: mkimage.sh --kernel-tree DIR|--debian DIR --out FILE [--modules DIR]" 2
+if [ -n "$ktree" ]; then
+	gen_init_cpio=$ktree/usr/gen_init_cpio
+	[ -x "$gen_init_cpio" ] || die "$gen_init_cpio missing: build the kernel first (make kernel)"
+else
+	[ -f "$debdir/release" ] && [ -d "$debdir/root/lib/modules" ] ||
+		die "$debdir is not a kernel unpacked by kernel/debian.sh (no release, no root/lib/modules): run make kernel KERNEL=debian-..."
+	step "compile gen_init_cpio"
+	src_tar=/usr/src/linux-source-6.12.tar.xz
+	[ -f "$src_tar" ] || die "$src_tar missing (gen_init_cpio.c comes from it): install the Debian package linux-source-6.12 (make deps)"
+	cache=${WBERR_CACHE:-$HOME/.cache/wberr}
+	gen_init_cpio=$cache/tools/gen_init_cpio-$(stat -c '%s-%Y' "$src_tar")
+	if [ ! -x "$gen_init_cpio" ]; then
+		mkdir -p "$cache/tools"
+		say "compiling gen_init_cpio from $src_tar (once)"
+		tar -xJOf "$src_tar" linux-source-6.12/usr/gen_init_cpio.c > "$gen_init_cpio.c" ||
+			die "cannot extract linux-source-6.12/usr/gen_init_cpio.c from $src_tar"
+		${CC:-gcc} -O2 -o "$gen_init_cpio.tmp" "$gen_init_cpio.c" || die "cannot compile $gen_init_cpio.c"
+		mv "$gen_init_cpio.tmp" "$gen_init_cpio"
+	fi
+fi
 
 # Host programs the guest runs unmodified (qemu/host-tools.sh, shared with
 # mkapps.sh, which counts on their libraries).  Missing optional ones are noted.
@@ -91,10 +120,63 @@ fi
 # tree's current config builds (KUnit suites).  modules.order, not a search
 # for *.ko: a rebuild in place leaves the .ko of a dropped option behind.
 [ -n "$moddir" ] && [ -d "$moddir" ] && cp "$moddir"/*.ko "$root/opt/wberr/modules/" 2>/dev/null || true
-if [ -f "$ktree/modules.order" ]; then
+if [ -n "$ktree" ] && [ -f "$ktree/modules.order" ]; then
 	while read -r m; do
 		cp "$ktree/${m%.o}.ko" "$root/opt/wberr/modules/"
 	done < "$ktree/modules.order"
+fi
+
+# A Debian kernel's own modules: what our config builds in and the suites
+# use, in load order (crc32c_generic first: ext4, xfs and btrfs ask the
+# crypto API for crc32c, which modules.dep does not show, and QEMU's TCG
+# CPU has no SSE4.2 for crc32c-intel).  A name the kernel builds in or
+# lacks (dm_dust on Debian) is noted and left out.
+debian_modules=(crc32c_generic virtio_pci virtio_blk dm_mod dm_flakey dm_dust dm_delay
+	loop null_blk ext4 xfs btrfs)
+if [ -n "$debdir" ]; then
+	step "stage the modules of $debdir"
+	rel=$(cat "$debdir/release")
+	kmods=$debdir/root/lib/modules/$rel
+	[ -f "$kmods/modules.dep" ] || die "$kmods/modules.dep missing: the image package was not unpacked whole (kernel/debian.sh)"
+	mstage=$stage/mods
+	rm -rf "$mstage"; mkdir -p "$mstage/lib/modules/$rel"
+	# name (dashes as underscores) -> path, and path -> its dependencies
+	declare -A mpath=() mdeps=() taken=()
+	while IFS= read -r line; do
+		f=${line%%:*} n=${f##*/}; n=${n%%.ko*}; n=${n//-/_}
+		mpath[$n]=$f mdeps[$f]=${line#*:}
+	done < "$kmods/modules.dep"
+	take() {	# a module file and, first, its dependencies
+		local f=$1 d
+		[ -n "${taken[$f]:-}" ] && return 0
+		taken[$f]=1
+		for d in ${mdeps[$f]}; do take "$d"; done
+		mkdir -p "$mstage/lib/modules/$rel/$(dirname "$f")"
+		case "$f" in
+		*.ko.xz) xz -dc "$kmods/$f" > "$mstage/lib/modules/$rel/${f%.xz}" || die "xz -d $kmods/$f failed" ;;
+		*.ko.zst) zstd -qdc "$kmods/$f" > "$mstage/lib/modules/$rel/${f%.zst}" || die "zstd -d $kmods/$f failed" ;;
+		*.ko) cp "$kmods/$f" "$mstage/lib/modules/$rel/$f" ;;
+		*) die "$kmods/modules.dep names $f, not a .ko, .ko.xz or .ko.zst" ;;
+		esac
+	}
+	loaded=()
+	for m in "${debian_modules[@]}"; do
+		if [ -n "${mpath[$m]:-}" ]; then
+			take "${mpath[$m]}"; loaded+=("$m")
+		elif grep -qE "/${m//_/[-_]}\.ko\$" "$kmods/modules.builtin" 2>/dev/null; then
+			say "note: $m is built into $rel"
+		else
+			say "note: $rel has no module $m, left out"
+		fi
+	done
+	cp "$kmods"/modules.builtin* "$kmods/modules.order" "$mstage/lib/modules/$rel/" 2>/dev/null || true
+	command -v depmod > /dev/null || die "depmod not found: install the Debian package kmod (make deps)"
+	depmod -b "$mstage" "$rel" 2> "$stage/depmod.log" ||
+		die "depmod -b $mstage $rel failed: $(tail -n 3 "$stage/depmod.log" | tr '\n' ' ')"
+	mkdir -p "$root/usr/lib/modules"
+	mv "$mstage/lib/modules/$rel" "$root/usr/lib/modules/$rel"
+	printf '%s\n' "${loaded[@]}" > "$root/etc/wberr-modules"
+	say "$rel: ${#taken[@]} modules ($(du -sm "$root/usr/lib/modules/$rel" | cut -f1) MiB decompressed), loaded at boot: ${loaded[*]}"
 fi
 
 # Guest tests: the whole tests/ tree (tests/README.md), so a new test or

@@ -23,7 +23,7 @@ check() {	# $1 observed, $2 expected, $3 description; the output on failure
 	tap_is "$1" "$2" "$3" || sed 's/^/# /' "$tmp/out"
 }
 
-tap_begin 19
+tap_begin 22
 run exit-0 --cmd true;  check "$status" 0 "guest command status 0 is returned"
 run exit-7 --cmd 'exit 7'; check "$status" 7 "guest command status 7 is returned unchanged"
 run oops --cmd true; check "$status" 126 "an oops on the console fails a command that exited 0"
@@ -57,6 +57,25 @@ check "$status/$(qemu_cmdline | grep -c "file=$tmp/apps.img,format=raw,readonly=
 run exit-0 --cmd true --apps "$tmp/missing.img"
 check "$status/$(grep -c "no apps image '$tmp/missing.img' (make apps" "$tmp/out")" 127/1 \
 	"a missing apps image is a set-up error (127) that says what to build"
+# --kernel FILE: a kernel image file (a Debian package's vmlinuz) instead of a tree.
+touch "$tmp/vmlinuz-x"
+ln -sf vmlinuz-x "$tmp/vmlinuz"
+FAKE_QEMU_OUTCOME=exit-0 WBERR_QEMU=$here/fake-qemu WBERR_ACCEL=tcg "$top/qemu/run-guest" \
+	--kernel "$tmp/vmlinuz" --image "$tmp/image.cpio" --results "$tmp/results" --name selftest \
+	--cmd true > "$tmp/out" 2>&1
+status=$?
+check "$status/$(qemu_cmdline | grep -c -- "-kernel $tmp/vmlinuz-x ")" 0/1 \
+	"--kernel FILE boots that file (a symlink resolved)"
+FAKE_QEMU_OUTCOME=exit-0 WBERR_QEMU=$here/fake-qemu WBERR_ACCEL=tcg "$top/qemu/run-guest" \
+	--kernel "$tmp/no-vmlinuz" --image "$tmp/image.cpio" --cmd true > "$tmp/out" 2>&1
+status=$?
+check "$status/$(grep -c "no kernel image '$tmp/no-vmlinuz' (make kernel)" "$tmp/out")" 127/1 \
+	"a missing --kernel file is a set-up error (127) that names it"
+FAKE_QEMU_OUTCOME=exit-0 WBERR_QEMU=$here/fake-qemu WBERR_ACCEL=tcg "$top/qemu/run-guest" \
+	--kernel "$tmp/vmlinuz" --kernel-tree "$tmp/tree" --image "$tmp/image.cpio" --cmd true > "$tmp/out" 2>&1
+status=$?
+check "$status/$(grep -c -- "--kernel and --kernel-tree exclude each other" "$tmp/out")" 127/1 \
+	"--kernel with --kernel-tree is refused (127)"
 FAKE_QEMU_OUTCOME=hang FAKE_QEMU_PIDFILE=$tmp/qemu.pid WBERR_QEMU=$here/fake-qemu WBERR_ACCEL=tcg \
 	"$top/qemu/run-guest" --kernel-tree "$tmp/tree" --image "$tmp/image.cpio" \
 	--results "$tmp/results" --name selftest --cmd true --timeout 60 > "$tmp/out" 2>&1 &
