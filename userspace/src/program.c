@@ -8,6 +8,7 @@
  */
 #include "program.h"
 #include "crosscheck.h"
+#include "evidence.h"
 #include "faults.h"
 #include "stack.h"
 #include "sys.h"
@@ -23,6 +24,7 @@
 #include <glob.h>
 #include <grp.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -44,7 +46,6 @@
 struct target {
 	uint64_t ino;
 	uint32_t major, minor;
-	char path[PATH_LEN];
 };
 
 /* one armed fault: the files it aims at and the dm-wberr rules it became */
@@ -67,9 +68,9 @@ struct prun {
 	char armed_path[PATH_LEN];
 	int traced;
 	int armed;
-	uint64_t armed_us;
-	struct armed arm[PROG_MAX_FAULTS * 4];
+	struct armed arm[PROG_MAX_FAULTS];	/* one per fault of the plan */
 	int narm;
+	int program_status;	/* the checker's WBERR_PROGRAM_STATUS; INT_MIN before */
 	struct sc_path *paths;	/* inode -> path, walked when the program ended */
 	char *names;
 	size_t npaths;
@@ -84,9 +85,9 @@ static uint64_t mono_us(void)
 }
 
 /* one judged check of the instance; the first failure becomes the reason */
-static struct step_result *check(struct prun *p, int pass, const char *what, const char *fmt, ...)
+static void check(struct prun *p, int pass, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-static struct step_result *check(struct prun *p, int pass, const char *what, const char *fmt, ...)
+static void check(struct prun *p, int pass, const char *what, const char *fmt, ...)
 {
 	struct inst_result *r = p->res;
 	struct step_result *s, *v;
@@ -94,7 +95,7 @@ static struct step_result *check(struct prun *p, int pass, const char *what, con
 
 	v = realloc(r->steps, (size_t)(r->nsteps + 1) * sizeof(*v));
 	if (!v)
-		return NULL;
+		return;
 	r->steps = v;
 	s = &v[r->nsteps++];
 	memset(s, 0, sizeof(*s));
@@ -110,7 +111,6 @@ static struct step_result *check(struct prun *p, int pass, const char *what, con
 	}
 	if (p->cfg->verbose)
 		fprintf(stderr, "wberr-run: %s %s: %s\n", pass ? "ok" : "FAIL", what, s->msg);
-	return s;
 }
 
 static void mark(struct prun *p, const char *what)
@@ -132,6 +132,12 @@ static void child_env(const struct prun *p)
 	setenv("WBERR_FS", fs_names[p->inst->fs], 1);
 	setenv("WBERR_INSTANCE", p->inst->id, 1);
 	setenv("WBERR_STATUS", p->inst->status ? p->inst->status : "", 1);
+	if (p->program_status != INT_MIN) {
+		char buf[16];
+
+		snprintf(buf, sizeof(buf), "%d", p->program_status);
+		setenv("WBERR_PROGRAM_STATUS", buf, 1);
+	}
 	for (int i = 0; i < pg->nenv; i++)
 		putenv(strdup(pg->env[i]));
 }
@@ -251,6 +257,15 @@ static int has_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+/* the dm-wberr rules faults_program() just made, as @a's */
+static void take_rules(const struct prun *p, struct armed *a)
+{
+	const struct rule *ru = &p->fl.rules[p->fl.nrules - 1];
+
+	for (int k = 0; k < ru->nk && a->nrules < (int)(sizeof(a->rules) / sizeof(a->rules[0])); k++)
+		a->rules[a->nrules++] = ru->kid[k];
+}
+
 /* one file's rules for fault @f; 0, or -1 with the refusal in *msg */
 static int arm_file(struct prun *p, struct armed *a, const struct fault_spec *f, const char *rel,
 		    char *msg, size_t len)
@@ -258,16 +273,11 @@ static int arm_file(struct prun *p, struct armed *a, const struct fault_spec *f,
 	struct fault_spec one = *f;
 	char full[PATH_LEN * 2];
 	struct stat sb;
-	struct rule *ru;
-	int rc;
 
 	snprintf(one.file, sizeof(one.file), "%s", rel);
-	rc = faults_program(&p->fl, &p->st, &one, p->inst->status, msg, len);
-	if (rc)
+	if (faults_program(&p->fl, &p->st, &one, p->inst->status, msg, len))
 		return -1;
-	ru = &p->fl.rules[p->fl.nrules - 1];
-	for (int k = 0; k < ru->nk && a->nrules < (int)(sizeof(a->rules) / sizeof(a->rules[0])); k++)
-		a->rules[a->nrules++] = ru->kid[k];
+	take_rules(p, a);
 	snprintf(full, sizeof(full), "%s/%s", p->cfg->mnt, rel);
 	if (!stat(full, &sb) && a->nfiles < (int)(sizeof(a->files) / sizeof(a->files[0]))) {
 		struct target *t = &a->files[a->nfiles++];
@@ -275,7 +285,6 @@ static int arm_file(struct prun *p, struct armed *a, const struct fault_spec *f,
 		t->ino = sb.st_ino;
 		t->major = major(sb.st_dev);
 		t->minor = minor(sb.st_dev);
-		snprintf(t->path, sizeof(t->path), "%s", rel);
 	}
 	return 0;
 }
@@ -294,12 +303,9 @@ static void arm_faults(struct prun *p, const char *words)
 		memset(a, 0, sizeof(*a));
 		a->idx = i;
 		if (f->has_sectors) {
-			if (faults_program(&p->fl, &p->st, f, p->inst->status, msg, sizeof(msg))) {
-				ok = 0;
-				break;
-			}
-			for (int k = 0; k < p->fl.rules[p->fl.nrules - 1].nk; k++)
-				a->rules[a->nrules++] = p->fl.rules[p->fl.nrules - 1].kid[k];
+			ok = !faults_program(&p->fl, &p->st, f, p->inst->status, msg, sizeof(msg));
+			if (ok)
+				take_rules(p, a);
 		} else if (!strcmp(f->file, "$marker")) {
 			char w[PATH_LEN], *save = NULL, *tok;
 
@@ -328,7 +334,6 @@ static void arm_faults(struct prun *p, const char *words)
 		}
 	}
 	p->armed = 1;
-	p->armed_us = mono_us();
 	mark(p, ok ? "armed" : "arm-failed");
 	check(p, ok, "arm", "%s", msg);
 	/* the program may wait for this before the I/O the faults are meant for */
@@ -380,8 +385,8 @@ static int run_program(struct prun *p)
 			} else {
 				char *nl;
 
-				if (write(out, line + have, (size_t)n) < 0)
-					eof = eof;	/* the log is best effort */
+				/* the log is best effort: the marker matters, not a full disk */
+				(void)!write(out, line + have, (size_t)n);
 				have += (size_t)n;
 				line[have] = 0;
 				while ((nl = strchr(line, '\n')) || have == sizeof(line) - 1) {
@@ -520,9 +525,9 @@ static void program_judge(struct prun *p)
 {
 	struct sc_log log = { 0 };
 	struct sc_attr attr = { 0 };
-	struct sc_fault sf[PROG_MAX_FAULTS * 4];
-	uint64_t inos[PROG_MAX_FAULTS * 4][16];
-	struct wb_fault *flog[PROG_MAX_FAULTS * 4] = { 0 };
+	struct sc_fault sf[PROG_MAX_FAULTS];
+	uint64_t inos[PROG_MAX_FAULTS][16];
+	struct wb_fault *flog[PROG_MAX_FAULTS] = { 0 };
 	char *text = NULL;
 	size_t nerr = 0, nsync = 0;
 
@@ -657,14 +662,12 @@ static void mkdir_p(const char *path)
 	mkdir(buf, 0755);
 }
 
+/* <results>/programs/<the id as evidence/ names it> */
 static void outdir_for(const struct prun *p, char *buf, size_t len)
 {
 	char id[256];
 
-	snprintf(id, sizeof(id), "%s", p->inst->id);
-	for (char *s = id; *s; s++)
-		if (*s == '/' || *s == '[' || *s == ']' || *s == '=')
-			*s = '_';
+	evidence_dirname(p->inst->id, id, sizeof(id));
 	snprintf(buf, len, "%.200s/programs/%s", p->cfg->results ? p->cfg->results : "/tmp/wberr-results", id);
 }
 
@@ -685,6 +688,7 @@ int program_run(const struct exec_cfg *cfg, const struct instance *inst, struct 
 	p->inst = inst;
 	p->pg = pg;
 	p->res = res;
+	p->program_status = INT_MIN;
 	if (missing_need(pg, buf, sizeof(buf))) {
 		res->verdict = R_SKIP;
 		snprintf(res->reason, sizeof(res->reason), "%s", buf);
@@ -737,9 +741,10 @@ int program_run(const struct exec_cfg *cfg, const struct instance *inst, struct 
 		p->traced = 1;
 	}
 	prc = run_program(p);
-	if (!p->armed)
-		check(p, 0, "arm", pg->arm == ARM_MARKER ? "the program never printed the marker \"%s\"" :
-		      "the program ended before the faults were armed%s", pg->arm == ARM_MARKER ? pg->marker : "");
+	if (!p->armed && pg->arm == ARM_MARKER)
+		check(p, 0, "arm", "the program never printed the marker \"%s\"", pg->marker);
+	else if (!p->armed)
+		check(p, 0, "arm", "the program ended before the faults were armed");
 	faults_fetch_log(&p->fl);
 	walk_mount(p);
 	{
@@ -753,8 +758,7 @@ int program_run(const struct exec_cfg *cfg, const struct instance *inst, struct 
 	recover(p);
 	if (pg->check[0]) {
 		mark(p, "check start");
-		snprintf(buf, sizeof(buf), "%d", prc);
-		setenv("WBERR_PROGRAM_STATUS", buf, 1);
+		p->program_status = prc;
 		crc = run_step_cmd(p, "check", pg->check, 1);
 		mark(p, "check end");
 		/* 0: what was acknowledged survived; 1: the checker found a loss;
