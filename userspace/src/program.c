@@ -447,8 +447,9 @@ static void recover(struct prun *p)
 			rc = stack_umount(&p->st);
 			if (!rc)
 				rc = stack_mount(&p->st);
+			/* still mounted: the umount failed; else the mount did */
 			if (rc)
-				snprintf(msg, sizeof(msg), "%s: %s", p->st.mounted ? "mount" : "umount", strerror(-rc));
+				snprintf(msg, sizeof(msg), "%s: %s", p->st.mounted ? "umount" : "mount", strerror(-rc));
 			break;
 		case REC_DEVICE_CYCLE:
 			rc = stack_cycle(&p->st, msg, sizeof(msg));
