@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include "result.h"
+#include "wb_kernel.h"
 
 struct exec_cfg {
 	const char *disk;	/* scratch disk under the wberr device */
@@ -15,7 +16,14 @@ struct exec_cfg {
 	const char *evidence;	/* write each instance's evidence under it (evidence.h), or NULL */
 	uint64_t seed;
 	int verbose;
+	/* the kernel under test: its statuses (an instance that needs one it
+	 * lacks is skipped with the reason) and its data-writeback errno facts */
+	const struct wb_kernel *kernel;
 };
+
+/* 1 if every status @inst injects exists in @k, else 0 with the reason */
+int instance_statuses_exist(const struct wb_kernel *k, const struct instance *inst,
+			    char *why, size_t len);
 
 int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struct inst_result *res);
 

@@ -8,6 +8,7 @@
 #include "wb_names.h"
 #include "parse.h"
 #include "replay.h"
+#include "stack.h"
 #include "report.h"
 #include "sys.h"
 #include "wb_sys.h"
@@ -19,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 
 static void usage(FILE *f)
 {
@@ -32,8 +32,8 @@ static void usage(FILE *f)
 		"                    repeatable, and one GLOB may hold several separated by\n"
 		"                    commas or spaces (ids contain neither)\n"
 		"  --seed N          PRNG seed for the wberr table (default 1)\n"
-		"  --results DIR     write summary.txt, errno-fidelity.{md,csv}, programs/<id>/ and\n"
-		"                    content-after-failure.{md,csv} there\n"
+		"  --results DIR     write summary.txt, results.json, errno-fidelity.{md,csv},\n"
+		"                    programs/<id>/ and content-after-failure.{md,csv} there\n"
 		"  --disk DEV        scratch disk (default: first of $WBERR_DISKS)\n"
 		"  --mnt DIR         mount point (default /mnt/wberr)\n"
 		"  --tracefs DIR     tracefs root (default /sys/kernel/tracing; 'none' disables)\n"
@@ -67,7 +67,8 @@ int main(int argc, char **argv)
 	int nfilters = 0, list = 0, check = 0, c, ninst, nsel = 0, failed = 0;
 	struct scenario_set set = { 0 };
 	struct run_info ri = { 0 };
-	struct utsname uts;
+	struct wb_kernel kernel;
+	char kerr[512], kdesc[160];
 	struct instance *inst = NULL, **sel;
 	struct inst_result *res;
 	char err[2048], diskbuf[256];
@@ -157,6 +158,13 @@ int main(int argc, char **argv)
 	/* only the scenario's own writeback (lib/c/wb_sys.h says why) */
 	if (wb_flusher_hold())
 		fprintf(stderr, "wberr-run: warning: cannot hold the flusher off (/proc/sys/vm)\n");
+	/* what this kernel is and which statuses it has, before any instance */
+	wb_kernel_init(&kernel);
+	if (wb_kernel_read(&kernel, cfg.tracefs))
+		fprintf(stderr, "wberr-run: warning: cannot read the kernel release\n");
+	if (stack_read_statuses(cfg.dmname, cfg.disk, &kernel, kerr, sizeof(kerr)))
+		fprintf(stderr, "wberr-run: warning: %s; assuming every status exists\n", kerr);
+	cfg.kernel = &kernel;
 	res = calloc((size_t)nsel + 1, sizeof(*res));
 	report_tap_begin(stdout, nsel);
 	for (int i = 0; i < nsel; i++) {
@@ -169,7 +177,7 @@ int main(int argc, char **argv)
 		report_tap_result(stdout, i + 1, &res[i]);
 	}
 	wb_flusher_restore();
-	ri.kernel = uname(&uts) ? NULL : uts.release;
+	ri.kernel = wb_kernel_describe(&kernel, kdesc, sizeof(kdesc));
 	ri.paths = (const char *const *)argv + optind;
 	ri.npaths = argc - optind;
 	ri.filters = filters;
@@ -186,8 +194,10 @@ int main(int argc, char **argv)
 			report_summary(f, "", &ri, res, nsel);
 			fclose(f);
 		}
-		if (report_fidelity(results, res, nsel) < 0)
+		if (report_fidelity(results, &kernel, res, nsel) < 0)
 			fprintf(stderr, "wberr-run: cannot write the errno-fidelity table in %s\n", results);
+		if (report_json(results, &kernel, res, nsel) < 0)
+			fprintf(stderr, "wberr-run: cannot write results.json in %s\n", results);
 		if (report_content(results, res, nsel) < 0)
 			fprintf(stderr, "wberr-run: cannot write the content table in %s\n", results);
 	}

@@ -512,17 +512,3 @@ void oracle_judge(const struct or_pred *pred, int actual, const struct step *st,
 			 wb_errno_name(actual), pred->map_before, pred->cur_before,
 			 "reported twice or from elsewhere");
 }
-
-int fs_data_errno(int fs, int blk_errno)
-{
-	switch (fs) {
-	case FS_RAW:
-		/* block/fops.c writes back through buffer heads: end_buffer_async_write()
-		 * -> mark_buffer_write_io_error() -> mapping_set_error(mapping, -EIO) */
-		return EIO;
-	default:
-		/* ext4_finish_bio()/ext4_end_bio(), iomap_finish_ioend(), mpage_write_end_io()
-		 * and btrfs end_bbio_data_write() all pass blk_status_to_errno() through */
-		return blk_errno;
-	}
-}

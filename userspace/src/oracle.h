@@ -146,7 +146,5 @@ struct verdict {
 void oracle_judge(const struct or_pred *pred, int actual, const struct step *st, int fs,
 		  int matrix_errno, int nondata_faults, struct verdict *v);
 
-/* the errno a filesystem records for a failed data write with this status */
-int fs_data_errno(int fs, int blk_errno);
 
 #endif

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "report.h"
+#include "wb_json.h"
 #include "wb_names.h"
+#include "wb_sys.h"
 #include "wb_tap.h"
 
 #include <errno.h>
@@ -291,7 +293,7 @@ static void table_cells(FILE *md, FILE *csv, const char *cells, size_t stride, i
 }
 
 /* columns: "<fs> <label>" in first-seen order; rows: statuses */
-int report_fidelity(const char *dir, const struct inst_result *rs, int n)
+int report_fidelity(const char *dir, const struct wb_kernel *k, const struct inst_result *rs, int n)
 {
 	char cols[64][96];
 	int ncols = 0, any = 0;
@@ -327,8 +329,10 @@ int report_fidelity(const char *dir, const struct inst_result *rs, int n)
 	table_header(md, csv, "| status | BLK_STS | blk_status_to_errno |", "status,blk_sts,blk_errno", 3, cols[0], sizeof(cols[0]), ncols);
 	for (size_t st = 0; st < wb_nr_statuses; st++) {
 		const struct wb_status *bs = &wb_statuses[st];
+		int absent = k && k->statuses_read && !k->has[st];
+		int blk_sts = k && k->statuses_read && k->has[st] ? k->value[st] : bs->blk_sts;
 		char cells[64][48];
-		int row = 0;
+		int row = 0, named = 0;
 
 		for (int k = 0; k < ncols; k++)
 			strcpy(cells[k], "");
@@ -337,6 +341,7 @@ int report_fidelity(const char *dir, const struct inst_result *rs, int n)
 
 			if (!sc->fidelity || !rs[i].inst->status || strcmp(rs[i].inst->status, bs->name))
 				continue;
+			named = 1;
 			for (int s = 0; s < sc->nsteps; s++) {
 				char c[96];
 
@@ -353,14 +358,116 @@ int report_fidelity(const char *dir, const struct inst_result *rs, int n)
 					}
 			}
 		}
+		if (absent && named) {
+			/* its instances were skipped: say so where the row would be */
+			for (int c = 0; c < ncols; c++)
+				snprintf(cells[c], sizeof(cells[c]), "absent");
+			fprintf(md, "| %s | - | %s |", bs->name, wb_errno_name(bs->err));
+			fprintf(csv, "%s,,%s", bs->name, wb_errno_name(bs->err));
+			table_cells(md, csv, cells[0], sizeof(cells[0]), ncols);
+			continue;
+		}
 		if (!row)
 			continue;
-		fprintf(md, "| %s | %d | %s |", bs->name, bs->blk_sts, wb_errno_name(bs->err));
-		fprintf(csv, "%s,%d,%s", bs->name, bs->blk_sts, wb_errno_name(bs->err));
+		fprintf(md, "| %s | %d | %s |", bs->name, blk_sts, wb_errno_name(bs->err));
+		fprintf(csv, "%s,%d,%s", bs->name, blk_sts, wb_errno_name(bs->err));
 		table_cells(md, csv, cells[0], sizeof(cells[0]), ncols);
 	}
 	fclose(md);
 	return fclose(csv) ? -1 : 1;
+}
+
+static void json_kernel(FILE *f, const struct wb_kernel *k)
+{
+	fputs("{\"release\": ", f);
+	wb_json_str(f, k && k->release[0] ? k->release : NULL);
+	fprintf(f, ", \"series\": %s, \"statuses\": ",
+		!k || k->series < 0 ? "null" : k->series ? "true" : "false");
+	if (!k || !k->statuses_read) {
+		fputs("null}", f);
+		return;
+	}
+	fputc('{', f);
+	for (size_t i = 0, first = 1; i < wb_nr_statuses; i++) {
+		if (!k->has[i])
+			continue;
+		fprintf(f, "%s", first ? "" : ", ");
+		wb_json_str(f, wb_statuses[i].name);
+		fprintf(f, ": %d", k->value[i]);
+		first = 0;
+	}
+	fputs("}}", f);
+}
+
+static void json_steps(FILE *f, const struct inst_result *r)
+{
+	const struct scenario *sc = r->inst->sc;
+
+	fputs("[", f);
+	for (int s = 0; s < r->nsteps && s < sc->nsteps; s++) {
+		const struct step *st = &sc->steps[s];
+		const struct step_result *sr = &r->steps[s];
+
+		fprintf(f, "%s\n      {\"n\": %d, \"line\": %d, \"op\": ", s ? "," : "", s + 1, st->line);
+		wb_json_str(f, op_names[st->op]);
+		fputs(", \"label\": ", f);
+		wb_json_str(f, st->label[0] ? st->label : NULL);
+		fprintf(f, ", \"ran\": %s", sr->ran ? "true" : "false");
+		if (sr->ran) {
+			fputs(", \"errno\": ", f);
+			wb_json_errno(f, sr->err);
+			fprintf(f, ", \"checked\": %s, \"expected\": ",
+				sr->checked || sr->explicit_ ? "true" : "false");
+			if (sr->checked || sr->explicit_)
+				wb_json_errno(f, sr->expected);
+			else
+				fputs("null", f);
+			fprintf(f, ", \"pass\": %s", sr->pass ? "true" : "false");
+			if (sr->content)
+				fprintf(f, ", \"content\": \"%s\"", content_names[sr->content]);
+		}
+		fputs(", \"msg\": ", f);
+		wb_json_str(f, sr->msg[0] ? sr->msg : NULL);
+		fputc('}', f);
+	}
+	fputs(r->nsteps ? "\n    ]" : "]", f);
+}
+
+int report_json(const char *dir, const struct wb_kernel *k, const struct inst_result *rs, int n)
+{
+	static const char *const verdicts[] = { "pass", "fail", "skip" };
+	FILE *f = wb_fopen_in(dir, "results.json", "we");
+
+	if (!f)
+		return -1;
+	fputs("{\n  \"kernel\": ", f);
+	json_kernel(f, k);
+	fputs(",\n  \"instances\": [", f);
+	for (int i = 0; i < n; i++) {
+		const struct inst_result *r = &rs[i];
+		const struct instance *in = r->inst;
+
+		fprintf(f, "%s\n   {\"id\": ", i ? "," : "");
+		wb_json_str(f, in->id);
+		fputs(", \"scenario\": ", f);
+		wb_json_str(f, in->sc->name);
+		fputs(", \"file\": ", f);
+		wb_json_str(f, in->sc->file);
+		fputs(", \"guarantee\": ", f);
+		wb_json_str(f, in->sc->guarantee[0] ? in->sc->guarantee : NULL);
+		fputs(", \"fs\": ", f);
+		wb_json_str(f, fs_names[in->fs]);
+		fputs(", \"status\": ", f);
+		wb_json_str(f, in->status);
+		fprintf(f, ", \"fidelity\": %s, \"verdict\": \"%s\", \"secs\": %.1f, \"reason\": ",
+			in->sc->fidelity ? "true" : "false", verdicts[r->verdict], r->secs);
+		wb_json_str(f, r->reason[0] ? r->reason : NULL);
+		fputs(",\n    \"steps\": ", f);
+		json_steps(f, r);
+		fputc('}', f);
+	}
+	fputs("\n  ]\n}\n", f);
+	return fclose(f) ? -1 : 0;
 }
 
 /* columns: the labels of pread steps with content:, first-seen order */

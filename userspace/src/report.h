@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include "result.h"
+#include "wb_kernel.h"
 
 void report_tap_begin(FILE *out, int n);
 void report_tap_result(FILE *out, int idx, const struct inst_result *r);
@@ -24,8 +25,17 @@ struct run_info {
  */
 void report_summary(FILE *out, const char *prefix, const struct run_info *ri,
 		    const struct inst_result *rs, int n);
-/* errno-fidelity.md and errno-fidelity.csv under @dir; 0 if nothing to write */
-int report_fidelity(const char *dir, const struct inst_result *rs, int n);
+/* errno-fidelity.md and errno-fidelity.csv under @dir, the BLK_STS
+ * column in @k's numbering (6.12's when @k is NULL or its statuses were
+ * not read) and a row for each status @k lacks; 0 if nothing to write */
+int report_fidelity(const char *dir, const struct wb_kernel *k, const struct inst_result *rs, int n);
+/*
+ * results.json under @dir: the kernel (release, series, its statuses and
+ * their values) and every instance with its verdict, reason and steps
+ * (what each call returned, what was expected, the check's message), for
+ * tools that compare runs (qemu/compare.py); -1 if it cannot be written
+ */
+int report_json(const char *dir, const struct wb_kernel *k, const struct inst_result *rs, int n);
 /* content-after-failure.md and .csv under @dir: what each labelled pread
  * with content: found, a row per instance; 0 if nothing to write */
 int report_content(const char *dir, const struct inst_result *rs, int n);

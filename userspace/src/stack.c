@@ -47,6 +47,21 @@ int stack_umount(struct stack *s)
 	return 0;
 }
 
+int stack_read_statuses(const char *dmname, const char *disk, struct wb_kernel *k,
+			char *err, size_t errlen)
+{
+	char out[1024];
+	int rc;
+
+	if (dm_create(dmname, disk, 8, 0, out, sizeof(out))) {
+		snprintf(err, errlen, "cannot create the dm-wberr device: %.900s", out);
+		return -1;
+	}
+	rc = wb_kernel_read_statuses(k, dmname, err, errlen);
+	dm_remove(dmname);
+	return rc;
+}
+
 int stack_setup(struct stack *s, char *reason, size_t rlen)
 {
 	char out[4096];

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "scenario.h"
+#include "wb_kernel.h"
 
 #define MAX_EXT 64
 
@@ -44,6 +45,11 @@ int stack_umount(struct stack *s);
  * disk (no rules, an empty log), mount: the device down and up, with
  * everything the disk holds kept.  -1 with the reason in @reason. */
 int stack_cycle(struct stack *s, char *reason, size_t rlen);
+/* a short-lived wberr device @dmname over @disk, asked for the statuses
+ * this kernel has (dm-wberr's "statuses" message), then removed; -1 with
+ * the reason in @err */
+int stack_read_statuses(const char *dmname, const char *disk, struct wb_kernel *k,
+			char *err, size_t errlen);
 /* unmount (sync first, lazily if busy), remove the LV and the device */
 void stack_teardown(struct stack *s);
 /* the allocated extents of @rel (relative to the mount point), in sectors

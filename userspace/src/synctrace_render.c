@@ -2,6 +2,7 @@
 /* Program mode's trace (synctrace.h), part 3: the timeline and the JSON. */
 #include "synctrace.h"
 #include "synctrace_int.h"
+#include "wb_json.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -369,65 +370,6 @@ void sc_render_text(FILE *out, const struct sc_report *r)
 		text_call(out, r, base, r->attr->unexplained[i]);
 }
 
-/* the length of the valid UTF-8 sequence at @p, 0 when it is not one */
-static size_t utf8_len(const unsigned char *p)
-{
-	size_t n, i;
-
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	/* no overlong forms, surrogates or code points past U+10FFFF */
-	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
-	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
-		return 0;
-	return n;
-}
-
-/* a JSON string: quotes, backslashes and controls escaped, bad UTF-8 as U+FFFD */
-static void json_str(FILE *out, const char *str)
-{
-	const unsigned char *p = (const unsigned char *)(str ? str : "");
-	size_t n;
-
-	if (!str) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	while (*p) {
-		if (*p == '"' || *p == '\\') {
-			fprintf(out, "\\%c", *p++);
-		} else if (*p < 0x20) {
-			fprintf(out, "\\u%04x", *p++);
-		} else if (*p < 0x80) {
-			fputc(*p++, out);
-		} else if ((n = utf8_len(p))) {
-			fwrite(p, 1, n, out);
-			p += n;
-		} else {
-			fputs("\\ufffd", out);
-			p++;
-		}
-	}
-	fputc('"', out);
-}
-
-static void json_errno(FILE *out, int err)
-{
-	if (err < 0)
-		fputs("null", out);
-	else
-		json_str(out, wb_errno_name(err));
-}
 
 static void json_calls(FILE *out, const struct sc_report *r)
 {
@@ -439,16 +381,16 @@ static void json_calls(FILE *out, const struct sc_report *r)
 	for (i = 0; i < log->ncalls; i++) {
 		c = &log->calls[i];
 		fprintf(out, "%s\n{\"i\":%zu,\"kind\":\"%s\",\"sys\":", i ? "," : "", i, sc_kind_name(c->kind));
-		json_str(out, c->sys);
+		wb_json_str(out, c->sys);
 		fprintf(out, ",\"tid\":%u,\"tgid\":%u,\"comm\":", c->tid, c->tgid);
-		json_str(out, c->comm);
+		wb_json_str(out, c->comm);
 		fprintf(out, ",\"fd\":%d,\"off\":%" PRIu64 ",\"len\":%" PRIu64 ",\"flags\":%u", c->fd, c->off,
 			c->len, c->flags);
 		fprintf(out, ",\"enter_us\":%" PRIu64 ",\"exit_us\":%" PRIu64, c->enter_us, c->exit_us);
 		if (c->state & SC_NO_EXIT)
 			fputs(",\"ret\":null,\"errno\":null", out);
 		else
-			fprintf(out, ",\"ret\":%lld,\"errno\":", c->ret), json_errno(out, c->ret < 0 ? (int)-c->ret : 0);
+			fprintf(out, ",\"ret\":%lld,\"errno\":", c->ret), wb_json_errno(out, c->ret < 0 ? (int)-c->ret : 0);
 		fprintf(out, ",\"no_entry\":%s,\"no_exit\":%s,\"ambiguous\":%s,\"excluded\":%s,\"cursors\":[",
 			c->state & SC_NO_ENTER ? "true" : "false", c->state & SC_NO_EXIT ? "true" : "false",
 			c->state & SC_AMBIGUOUS ? "true" : "false", sc_excluded(r->attr, c) ? "true" : "false");
@@ -470,11 +412,11 @@ static void json_cursors_sets(FILE *out, const struct sc_report *r)
 
 		fprintf(out, "%s\n{\"i\":%zu,\"us\":%" PRIu64 ",\"tid\":%u,\"tgid\":%u,\"dev\":\"%u:%u\",\"ino\":%"
 			PRIu64 ",\"path\":", i ? "," : "", i, c->us, c->tid, c->tgid, c->major, c->minor, c->ino);
-		json_str(out, sc_path_of(r->paths, r->npaths, c->major, c->minor, c->ino));
+		wb_json_str(out, sc_path_of(r->paths, r->npaths, c->major, c->minor, c->ino));
 		fputs(",\"file\":", out);
-		json_str(out, c->file);
+		wb_json_str(out, c->file);
 		fprintf(out, ",\"old\":\"0x%x\",\"new\":\"0x%x\",\"consumed\":", c->old, c->new);
-		json_errno(out, c->err);
+		wb_json_errno(out, c->err);
 		fprintf(out, ",\"sb\":%s,\"call\":", c->sb ? "true" : "false");
 		if (c->call >= 0)
 			fprintf(out, "%ld}", c->call);
@@ -488,11 +430,11 @@ static void json_cursors_sets(FILE *out, const struct sc_report *r)
 
 		fprintf(out, "%s\n{\"i\":%zu,\"us\":%" PRIu64 ",\"tid\":%u,\"tgid\":%u,\"comm\":", i ? "," : "", i,
 			s->us, s->tid, s->tgid);
-		json_str(out, s->comm);
+		wb_json_str(out, s->comm);
 		fprintf(out, ",\"dev\":\"%u:%u\",\"ino\":%" PRIu64 ",\"path\":", s->major, s->minor, s->ino);
-		json_str(out, sc_path_of(r->paths, r->npaths, s->major, s->minor, s->ino));
+		wb_json_str(out, sc_path_of(r->paths, r->npaths, s->major, s->minor, s->ino));
 		fprintf(out, ",\"errseq\":\"0x%x\",\"errno\":", s->errseq);
-		json_errno(out, s->err);
+		wb_json_errno(out, s->err);
 		fprintf(out, ",\"errno_from\":\"%s\",\"fault\":",
 			s->err_from == SC_ERR_TRACED ? "traced" : s->err_from == SC_ERR_DECODED ? "decoded" : "unknown");
 		if (f >= 0)
@@ -520,7 +462,7 @@ static void json_faults(FILE *out, const struct sc_report *r)
 		const struct sc_fate *fate = &r->attr->fates[i];
 
 		fprintf(out, "%s\n{\"id\":%u,\"expected\":", i ? "," : "", r->faults[i].id);
-		json_errno(out, r->faults[i].err);
+		wb_json_errno(out, r->faults[i].err);
 		fprintf(out, ",\"dev\":\"%u:%u\",\"verdict\":\"%s\",\"bios\":%zu", r->faults[i].major,
 			r->faults[i].minor, sc_verdict_name(fate->verdict), fate->nfired);
 		if (fate->nfired)
@@ -539,7 +481,7 @@ static void json_faults(FILE *out, const struct sc_report *r)
 			json_long(out, "cursor", s->cursor);
 			json_long(out, "set", s->set);
 			fputs(",\"file\":", out);
-			json_str(out, s->cursor >= 0 && s->set >= 0 ? r->log->curs[s->cursor].file : NULL);
+			wb_json_str(out, s->cursor >= 0 && s->set >= 0 ? r->log->curs[s->cursor].file : NULL);
 			fprintf(out, ",\"match\":%s}", s->match < 0 ? "null" : s->match ? "true" : "false");
 		}
 		fputs("]}", out);
@@ -558,7 +500,7 @@ void sc_render_json(FILE *out, const struct sc_report *r)
 	fputs(",\n\"marks\":[", out);
 	for (i = 0; i < log->nmarks; i++) {
 		fprintf(out, "%s{\"us\":%" PRIu64 ",\"text\":", i ? "," : "", log->marks[i].us);
-		json_str(out, log->marks[i].text);
+		wb_json_str(out, log->marks[i].text);
 		fputs("}", out);
 	}
 	fputs("]", out);

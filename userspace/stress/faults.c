@@ -46,7 +46,8 @@ void wbs_faults_event(struct wbs_faults *fp, const char *fmt, ...)
 int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
 		    const struct wbs_files *files, const char *dir)
 {
-	char *nl;
+	struct wb_kernel k;
+	char err[256], *nl;
 
 	memset(fp, 0, sizeof(*fp));
 	fp->cfg = *cfg;
@@ -64,6 +65,15 @@ int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
 	if (nl)
 		*nl = '\0';
 	fp->table = wbs_xstrdup(fp->resp);
+	wb_kernel_init(&k);
+	if (wb_kernel_read_statuses(&k, cfg->dev, err, sizeof(err))) {
+		wbs_warn(0, "%s", err);
+		return -1;
+	}
+	for (size_t i = 0; i < wb_nr_statuses; i++)
+		if (k.has[i])
+			fp->statuses[fp->nstatuses++] = wb_statuses[i].name;
+	wbs_faults_event(fp, "statuses %zu of %zu", fp->nstatuses, wb_nr_statuses);
 	fp->dyn = wbs_xcalloc(MAX_DYN_RULES, sizeof(*fp->dyn));
 	fp->base = wbs_xcalloc(files->next, sizeof(*fp->base));
 	wbs_faults_event(fp, "table %s", fp->table);
@@ -119,14 +129,16 @@ static int add_base(struct wbs_faults *fp, size_t i, const char *st)
 }
 
 /*
- * The k-th status of a rotation over every status dm-wberr accepts, from
+ * The k-th status of a rotation over every status this kernel has, from
  * ioerr (the first file of the first epoch gets the commonest error).
  */
-static const char *status_at(size_t k)
+static const char *status_at(const struct wbs_faults *fp, size_t k)
 {
-	size_t first = (size_t)(wb_status_by_name("ioerr") - wb_statuses);
+	size_t first = 0;
 
-	return wb_statuses[(first + k) % wb_nr_statuses].name;
+	while (first < fp->nstatuses && strcmp(fp->statuses[first], "ioerr"))
+		first++;
+	return fp->statuses[(first + k) % fp->nstatuses];
 }
 
 int wbs_faults_arm(struct wbs_faults *fp)
@@ -137,7 +149,7 @@ int wbs_faults_arm(struct wbs_faults *fp)
 	if (!fp->cfg.prob_ppm)
 		return 0;
 	for (i = 0; i < fp->files->next; i++) {
-		const char *st = status_at(i + fp->epoch);
+		const char *st = status_at(fp, i + fp->epoch);
 
 		/* the alias once in a while, so it is exercised too */
 		if (!strcmp(st, "resv_conflict") && (fp->epoch & 1))
@@ -152,7 +164,7 @@ int wbs_faults_arm(struct wbs_faults *fp)
 static void rebase(struct wbs_faults *fp)
 {
 	size_t i = (size_t)wbs_rng_below(&fp->rng, fp->files->next);
-	const char *st = status_at(wbs_rng_below(&fp->rng, wb_nr_statuses));
+	const char *st = status_at(fp, wbs_rng_below(&fp->rng, fp->nstatuses));
 	int rc;
 
 	if (!fp->cfg.prob_ppm)
@@ -176,7 +188,7 @@ static const struct wbs_extent *pick_extent(struct wbs_faults *fp)
 
 static const char *pick_status(struct wbs_faults *fp)
 {
-	return status_at(wbs_rng_below(&fp->rng, wb_nr_statuses));
+	return status_at(fp, wbs_rng_below(&fp->rng, fp->nstatuses));
 }
 
 static void add_dyn(struct wbs_faults *fp, int id)

@@ -2,7 +2,7 @@
 /*
  * The fault programmer: drives dm-wberr (lib/c wb_dm) during a run.
  * Base rules give every test-file extent a seeded-probability rule (the
- * statuses rotate over the extents so every status is used); each step
+ * statuses rotate over the extents so every status the kernel has is used); each step
  * then adds bursts (skip/count), every-Kth and delayed faults, removes
  * rules, and with @robust suspends/resumes and reloads the table.  Every
  * rule is limited to the data sectors of the test files.  The fault log is
@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "extents.h"
+#include "wb_kernel.h"
 #include "rng.h"
 
 struct wbs_faults_cfg {
@@ -35,6 +36,10 @@ struct wbs_faults {
 	uint32_t epoch;
 	uint64_t next_seq;
 	int *base;		/* per extent: id of its base rule, -1 none */
+	/* the statuses this kernel has (dm-wberr's "statuses"), in
+	 * wb_statuses[] order: the rotation and the random picks use these */
+	const char *statuses[WB_KERNEL_MAX_STATUSES];
+	size_t nstatuses;
 	unsigned int *dyn;	/* ids of dynamic rules still listed */
 	unsigned int ndyn;
 	/* what was done */

@@ -262,13 +262,6 @@ static void test_btrfs_fsync_returns_the_legacy_flags(void)
 	is_int(EIO, p.flag_err, "filemap_check_errors() tests AS_EIO last: EIO");
 }
 
-static void test_fidelity_model(void)
-{
-	is_int(EIO, fs_data_errno(FS_RAW, ETIMEDOUT), "raw bdev writeback flattens to EIO (buffer heads)");
-	is_int(ETIMEDOUT, fs_data_errno(FS_EXT4, ETIMEDOUT), "ext4 passes the status errno through");
-	is_int(EBADE, fs_data_errno(FS_XFS, EBADE), "xfs (iomap) too");
-}
-
 int main(void)
 {
 	test_every_open_fd_sees_error_exactly_once();
@@ -284,7 +277,6 @@ int main(void)
 	test_eviction_and_umount_lose_the_error();
 	test_unlink_then_create_is_another_inode();
 	test_judge();
-	test_fidelity_model();
 	test_btrfs_fsync_returns_the_legacy_flags();
 	return tap_done();
 }

@@ -232,7 +232,7 @@ int main(void)
 
 	if (!mkdtemp(dir))
 		return 1;
-	is_int(1, report_fidelity(dir, r, 2), "fidelity tables written");
+	is_int(1, report_fidelity(dir, NULL, r, 2), "fidelity tables written");
 	snprintf(path, sizeof(path), "%s/errno-fidelity.csv", dir);
 	s = slurp(path);
 	is_str("status,blk_sts,blk_errno,ext4 buffered-fsync,xfs buffered-fsync\ntimeout,2,ETIMEDOUT,ETIMEDOUT =,EIO\n",
@@ -244,6 +244,46 @@ int main(void)
 	ok(strstr(s, "| timeout | 2 | ETIMEDOUT | ETIMEDOUT = | EIO |") != NULL, "markdown row");
 	free(s);
 	unlink(path);
+
+	/* a 6.1 kernel: its own numbering, and inval shown as absent */
+	{
+		struct wb_kernel k;
+		char err[128];
+		struct instance in2 = *r[0].inst;
+		struct inst_result r2[3] = { r[0], r[1], r[1] };
+
+		wb_kernel_init(&k);
+		wb_kernel_set_release(&k, "6.1.0-57-amd64");
+		k.series = 0;
+		is_int(0, wb_kernel_parse_statuses(&k, "timeout=2 ioerr=10 offline=17", err, sizeof(err)),
+		       "a 6.1-like statuses reply %s", err);
+		in2.status = "inval";
+		r2[2].inst = &in2;
+		r2[2].verdict = R_SKIP;
+		r2[2].nsteps = 0;
+		is_int(1, report_fidelity(dir, &k, r2, 3), "fidelity tables written for 6.1");
+		snprintf(path, sizeof(path), "%s/errno-fidelity.csv", dir);
+		s = slurp(path);
+		ok(strstr(s, "\ninval,,EINVAL,absent,absent\n") != NULL, "a status the kernel lacks: a row of 'absent' (%s)", s);
+		free(s);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/errno-fidelity.md", dir);
+		unlink(path);
+
+		is_int(0, report_json(dir, &k, r2, 3), "results.json written");
+		snprintf(path, sizeof(path), "%s/results.json", dir);
+		s = slurp(path);
+		ok(strstr(s, "\"kernel\": {\"release\": \"6.1.0-57-amd64\", \"series\": false, "
+			  "\"statuses\": {\"timeout\": 2, \"ioerr\": 10, \"offline\": 17}}") != NULL,
+		   "results.json: the kernel and its statuses");
+		ok(strstr(s, "{\"id\": \"ext4/s[timeout]\", \"scenario\": \"s\"") != NULL, "results.json: an instance by id");
+		ok(strstr(s, "\"verdict\": \"fail\"") != NULL && strstr(s, "\"verdict\": \"skip\"") != NULL,
+		   "results.json: verdicts");
+		ok(strstr(s, "\"op\": \"fsync\"") != NULL && strstr(s, "\"errno\": \"EIO\"") != NULL,
+		   "results.json: a step with what it returned");
+		free(s);
+		unlink(path);
+	}
 	test_content(dir);
 	rmdir(dir);
 	return tap_done();
