@@ -96,7 +96,7 @@ DEB_PACKAGES := linux-source-6.12 build-essential flex bison bc libelf-dev \
 	xz-utils python3 util-linux patch
 
 .PHONY: help deps kernel module userspace guest-tools image apps run test unit-test \
-	guest-test bench soak shell clean distclean check-runner
+	guest-test bench soak shell compare clean distclean check-runner
 
 help:
 	@echo "make run    - build everything, boot the guest, run the default scenarios"
@@ -106,6 +106,7 @@ help:
 	@echo "make deps | kernel | module | userspace | image | apps | clean"
 	@echo "KCONFIG=debug selects the debug kernel (KASAN, lockdep, kmemleak)"
 	@echo "KERNEL=debian-6.12|debian-6.1 tests Debian's shipped kernel instead of ours (KERNEL=patched)"
+	@echo "make compare KERNELS='patched debian-6.12 debian-6.1' - make run on each, one side-by-side table (build/compare/compare.md)"
 
 # Idempotent: only asks apt for what dpkg says is missing.
 deps:
@@ -247,6 +248,23 @@ run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} \
 		--suites $(RUN_SUITES) $(strip $(RUN_PAYLOAD_ARGS)) --name run || true
 	@$(TOP)/qemu/report.sh --summary $(RESULTS)
+
+# make compare KERNELS='patched debian-6.12 debian-6.1': `make run` on each
+# kernel (SCENARIOS= and FILTER= pass through; each keeps its own results
+# directory), then one side-by-side table of what each call returned:
+# build/compare/compare.md and compare.json (qemu/compare.py).  A kernel's
+# failed instances are results, not a reason to stop; a run that left no
+# results.json is.
+KERNELS ?= patched debian-6.12 debian-6.1
+results_of = $(BUILD)/results$(if $(filter patched,$(1)),,-$(1))
+compare:
+	@for k in $(KERNELS); do \
+		echo "[compare] make run KERNEL=$$k"; \
+		$(MAKE) --no-print-directory run KERNEL=$$k; \
+		[ -n "$$(find $(BUILD)/results$$([ $$k = patched ] || echo -$$k) -name results.json 2>/dev/null)" ] || { \
+			echo "[compare] error: make run KERNEL=$$k left no results.json; its console log is under $(BUILD)/results$$([ $$k = patched ] || echo -$$k)" >&2; exit 1; }; \
+	done
+	@python3 $(TOP)/qemu/compare.py --out $(BUILD)/compare $(foreach k,$(KERNELS),$(k)=$(call results_of,$(k)))
 
 # Hours of stress for people who want them: DURATION in seconds.
 DURATION ?= 3600

@@ -20,6 +20,8 @@ echo "[host] guest harness (run-suites) self-checks, fake kernel tools"
 "$here/run-suites-selftest.sh" > "$results/host-run-suites.tap" || rc=1
 echo "[host] bench report self-checks"
 PYTHONDONTWRITEBYTECODE=1 python3 "$here/bench-report-selftest.py" > "$results/host-bench-report.tap" || rc=1
+echo "[host] kernel comparison (compare.py) self-checks"
+PYTHONDONTWRITEBYTECODE=1 python3 "$here/compare-selftest.py" > "$results/host-compare.tap" || rc=1
 echo "[host] lib/c unit tests"
 make -s -C "$top/lib/c" check BUILD="$top/build" > "$results/host-lib.tap" || rc=1
 echo "[host] userspace unit tests"
