@@ -20,19 +20,25 @@ WBERR_CACHE ?= $(HOME)/.cache/wberr
 export WBERR_CACHE
 
 # The kernel under test: patched (our 6.12 build with kernel/patches, the
-# default), debian-6.12 or debian-6.1 (Debian's shipped linux-image
+# default), unpatched (the same source and config without the series, in a
+# tree of its own), debian-6.12 or debian-6.1 (Debian's shipped linux-image
 # packages, fetched by kernel/debian.sh; modular, unpatched, no debug
-# flavour).  TODO(issue 16): unpatched, our build without the series.
+# flavour).
 KERNEL    ?= patched
+# our own builds (kernel/build.sh) as against Debian's packages
+OWN_BUILD := $(filter patched unpatched,$(KERNEL))
+KBUILD_ARGS := $(if $(filter unpatched,$(KERNEL)),--unpatched)
 ifeq ($(KERNEL),patched)
 KSTEM     := $(KCONFIG)
+else ifeq ($(KERNEL),unpatched)
+KSTEM     := $(KCONFIG)-unpatched
 else ifneq ($(filter debian-6.12 debian-6.1,$(KERNEL)),)
 ifneq ($(KCONFIG),default)
 $(error KCONFIG=$(KCONFIG) needs KERNEL=patched: Debian's kernels come as they are shipped)
 endif
 KSTEM     := $(KERNEL)
 else
-$(error KERNEL=$(KERNEL): say patched, debian-6.12 or debian-6.1 (unpatched is not there yet, issue 16))
+$(error KERNEL=$(KERNEL): say patched, unpatched, debian-6.12 or debian-6.1)
 endif
 
 GUEST_BIN := $(BUILD)/guest-bin
@@ -72,14 +78,14 @@ GUEST_TIMEOUT_ARGS = --timeout $$(( $${WBERR_TEST_TIMEOUT:-2400} * $(TIMEOUT_SCA
 # The kernel tree for the selected flavour; computed lazily (the key hashes
 # the patch series and config, so it changes whenever they do).  Make 4.3
 # does not pass exported variables to $(shell), hence the explicit ones.
-KTREE = $(shell KCONFIG=$(KCONFIG) WBERR_CACHE=$(WBERR_CACHE) $(TOP)/kernel/build.sh --print-tree)
+KTREE = $(shell KCONFIG=$(KCONFIG) WBERR_CACHE=$(WBERR_CACHE) $(TOP)/kernel/build.sh $(KBUILD_ARGS) --print-tree)
 # A Debian kernel's directory in the cache (kernel/debian.sh: vmlinuz,
 # headers, root/lib/modules), computed at its first use (after `kernel`,
 # which runs apt-get update if apt knows no such package) and then kept:
 # each call asks apt, about 1 s.
 DEBDIR = $(eval DEBDIR := $(shell WBERR_CACHE=$(WBERR_CACHE) $(TOP)/kernel/debian.sh --kernel $(KERNEL) --print-dir))$(DEBDIR)
 # What run-guest boots and what mkimage.sh takes the kernel's files from.
-ifeq ($(KERNEL),patched)
+ifneq ($(OWN_BUILD),)
 GUEST_KERNEL = --kernel-tree $(KTREE)
 IMAGE_KERNEL = --kernel-tree $(KTREE)
 else
@@ -123,9 +129,9 @@ deps:
 		rm -f $$log; \
 	else echo "[deps] all Debian packages present"; fi
 
-ifeq ($(KERNEL),patched)
+ifneq ($(OWN_BUILD),)
 kernel: deps
-	@$(TOP)/kernel/build.sh
+	@$(TOP)/kernel/build.sh $(KBUILD_ARGS)
 else
 # Downloads and unpacks the packages once (debian-6.12 118 MiB, debian-6.1
 # 80 MiB), then says "up to date".
@@ -137,7 +143,7 @@ endif
 # that registers a page kmemleak must report (kernel/tests/leak-control).
 LEAK_CONTROL := $(TOP)/kernel/tests/leak-control
 
-ifeq ($(KERNEL),patched)
+ifneq ($(OWN_BUILD),)
 module: kernel
 	@mkdir -p $(MODDIR) $(KMOD_SRC)
 	@cp -p $(TOP)/dm-wberr/*.c $(TOP)/dm-wberr/*.h $(LEAK_CONTROL)/*.c $(KMOD_SRC)/

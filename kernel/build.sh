@@ -4,12 +4,15 @@
 # Build the guest kernel from Debian's linux-source-6.12 package, in a cache
 # outside the clone, keyed by source version + patch series + config.
 #
-#   kernel/build.sh [--flavour default|debug] [--print-tree] [--key]
+#   kernel/build.sh [--flavour default|debug] [--unpatched] [--print-tree] [--key]
 #
+# --unpatched   the same source and config without kernel/patches (make
+#               KERNEL=unpatched): the stock 6.12 behaviour, built like ours
 # --print-tree  print this flavour's tree directory and exit
 # --key         print the cache key and exit
 #
-# One tree per source version and flavour, $WBERR_CACHE/linux-<version>-<flavour>,
+# One tree per source version and flavour, $WBERR_CACHE/linux-<version>-<flavour>
+# (-unpatched appended for --unpatched),
 # rebuilt in place; .wberr-built holds the key of its last finished build.
 # The states a tree can be found in, and what happens (each is a host test,
 # kernel/tests/host-build-states.sh):
@@ -41,12 +44,14 @@ flavour=${KCONFIG:-default}
 recipe=3
 
 action=build
+unpatched=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--flavour) flavour=$2; shift 2 ;;
+	--unpatched) unpatched=1; shift ;;
 	--print-tree) action=print; shift ;;
 	--key) action=key; shift ;;
-	*) die "unknown argument '$1' (--flavour F, --print-tree, --key)" 2 ;;
+	*) die "unknown argument '$1' (--flavour F, --unpatched, --print-tree, --key)" 2 ;;
 	esac
 done
 
@@ -74,7 +79,13 @@ fi
 step "read the patch series"
 series_file=$here/patches/series
 patches=()
-if [ -f "$series_file" ]; then
+# The config symbols the series itself adds (its "+config X" lines): an
+# unpatched tree has no such option, so the fragment's request for it is
+# dropped there rather than reported as a config that did not take.
+series_symbols=$(sed -n 's/^+\(menu\)\{0,1\}config \([A-Z0-9_]*\).*/CONFIG_\2/p' "$here"/patches/*.patch 2>/dev/null | sort -u)
+if [ -n "$unpatched" ]; then
+	:
+elif [ -f "$series_file" ]; then
 	while read -r p _; do
 		case "$p" in ''|'#'*) continue ;; esac
 		[ -f "$here/patches/$p" ] || die "kernel/patches/series names $p, which is not in kernel/patches/"
@@ -85,13 +96,15 @@ fi
 key=$( {
 	echo "recipe $recipe"
 	echo "source $src_version"
-	echo "flavour $flavour"
+	echo "flavour $flavour${unpatched:+ unpatched}"
 	for f in "${fragments[@]}"; do echo "config $(basename "$f")"; cat "$f"; done
 	for p in "${patches[@]+"${patches[@]}"}"; do echo "patch $(basename "$p")"; cat "$p"; done
 } | sha256sum | cut -c1-16)
 
 safe_version=$(printf '%s' "$src_version" | tr -c 'A-Za-z0-9.+-' '_')
-tree=$cache/linux-$safe_version-$flavour
+# its own tree: the series touches headers most of the kernel includes,
+# so switching one tree between the two would rebuild nearly everything
+tree=$cache/linux-$safe_version-$flavour${unpatched:+-unpatched}
 
 case "$action" in
 print) echo "$tree"; exit 0 ;;
@@ -118,6 +131,8 @@ fi
 exit_if_fresh
 
 start=$(date +%s)
+[ -z "$unpatched" ] ||
+	say "unpatched: kernel/patches not applied; the config symbols they add are not requested: $(echo $series_symbols)"
 
 revert_patches() {
 	local list=$tree/.wberr-patches/applied p
@@ -174,7 +189,11 @@ done
 config_log=$tree/.wberr-config.log
 step "configure (allnoconfig + fragments, olddefconfig)" "$config_log"
 merged=$tree/.wberr-config.fragment
-cat "${fragments[@]}" > "$merged"
+if [ -n "$unpatched" ] && [ -n "$series_symbols" ]; then
+	cat "${fragments[@]}" | grep -vE "^(# )?($(echo $series_symbols | tr ' ' '|'))[= ]" > "$merged" || true
+else
+	cat "${fragments[@]}" > "$merged"
+fi
 make -C "$tree" -s ARCH=x86_64 KCONFIG_ALLCONFIG="$merged" allnoconfig > "$config_log" 2>&1 ||
 	{ tail -n 20 "$config_log" >&2; die "make allnoconfig failed"; }
 make -C "$tree" -s ARCH=x86_64 olddefconfig >> "$config_log" 2>&1 ||

@@ -85,6 +85,40 @@ build
 check "$status/$(builds)/$(grep -c '^CONFIG_FAKE_THREE=y$' "$tree/.config")" 0/3/1 \
 	"changed config: reconfigured and rebuilt in place"
 
+# ... and --unpatched (make KERNEL=unpatched): a tree of its own, without
+# the series and without the config symbols the series adds.
+cat > "$repo/kernel/patches/0002-fake-kconfig.patch" <<-EOF
+--- /dev/null
++++ b/Kconfig.fake
+@@ -0,0 +1,2 @@
++config FAKE_SERIES
++	bool "an option the series adds"
+EOF
+echo 0002-fake-kconfig.patch >> "$repo/kernel/patches/series"
+echo 'CONFIG_FAKE_SERIES=y' >> "$repo/kernel/config/wberr.config"
+utree=$(WBERR_CACHE="$cache" WBERR_KERNEL_TARBALL="$tarball" "$repo/kernel/build.sh" --unpatched --print-tree)
+build_unpatched() {
+	env WBERR_CACHE="$cache" WBERR_KERNEL_TARBALL="$tarball" WBERR_JOBS=1 \
+		"$repo/kernel/build.sh" --unpatched > "$tmp/out" 2>&1
+	status=$?
+}
+build_unpatched
+check "$status/$utree" "0/$tree-unpatched" "--unpatched: builds, in a tree of its own"
+check "$(cat "$utree/fake.c")/$([ -e "$utree/Kconfig.fake" ] && echo patched || echo clean)" \
+	"int fake(void) { return 0; }/clean" "--unpatched: no patch of the series applied"
+check "$(grep -c FAKE_SERIES "$utree/.config")/$(grep -c '^CONFIG_FAKE_ONE=y$' "$utree/.config")" 0/1 \
+	"--unpatched: the series' own config symbol is not requested, the rest is"
+check "$(has 'config symbols they add are not requested: CONFIG_FAKE_SERIES')" yes "--unpatched: says which symbols it left out"
+check "$(builds)/$(cat "$tree/fake.c")" "3/int fake(void) { return 2; }" "--unpatched: the patched tree is untouched"
+check "$(WBERR_CACHE="$cache" WBERR_KERNEL_TARBALL="$tarball" "$repo/kernel/build.sh" --unpatched --key)" \
+	"$(cat "$utree/.wberr-built")" "--unpatched: its tree records its own key"
+[ "$(key)" != "$(cat "$utree/.wberr-built")" ]; tap_ok $? "--unpatched: a key of its own"
+build_unpatched
+check "$status/$(has 'up to date')" 0/yes "--unpatched: up to date the second time"
+rm "$repo/kernel/patches/0002-fake-kconfig.patch"
+sed -i '/FAKE_SERIES/d' "$repo/kernel/config/wberr.config"
+write_patch 2
+
 # 4. An interrupted build resumes in the same tree.
 write_patch 3
 env WBERR_CACHE="$cache" WBERR_KERNEL_TARBALL="$tarball" FAKE_KBUILD_SLEEP=60 \
