@@ -325,18 +325,53 @@ static void describe_step(const struct step *st, char *buf, size_t len)
 		snprintf(buf, len, "%s", op_names[st->op]);
 }
 
+/* the step's on_kernel entry for this kernel and file system, or NULL */
+static const struct kernel_expect *step_on_kernel(const struct run *r, const struct step *st)
+{
+	const struct wb_kernel *k = r->cfg->kernel;
+	char rel[16];
+
+	if (!k || !k->major)
+		return NULL;
+	snprintf(rel, sizeof(rel), "%d.%d", k->major, k->minor);
+	for (int i = 0; i < st->non_kernel; i++) {
+		const struct kernel_expect *ke = &st->on_kernel[i];
+
+		if (!strcmp(ke->release, rel) &&
+		    ((ke->expect.set && ke->expect.err[r->fs] != EXPECT_UNSET) ||
+		     ke->expect_content[r->fs] != CONTENT_UNSET))
+			return ke;
+	}
+	return NULL;
+}
+
 /*
- * @st as judged on this kernel: where the scenario expects, on a call
- * that reports writeback (@reports_wb), the errno of a status whose data
- * fault this kernel records as another (r->recmap), it expects the
- * recorded one; the step's message says so, with the kernel's reason.
- * Otherwise @st itself.
+ * @st as judged on this kernel.  A step's on_kernel entry for it replaces
+ * what the step expects, and its why is in the step's message.  Else,
+ * where the scenario expects, on a call that reports writeback
+ * (@reports_wb), the errno of a status whose data fault this kernel
+ * records as another (r->recmap), it expects the recorded one; the step's
+ * message says so, with the kernel's reason.  Otherwise @st itself.
  */
 static const struct step *kernel_adjusted(struct run *r, const struct step *st, int reports_wb,
 					  int matrix_errno, struct step_result *sr)
 {
+	const struct kernel_expect *ke = step_on_kernel(r, st);
 	int want = st->expect.set ? st->expect.err[r->fs] : EXPECT_UNSET;
 
+	if (ke) {
+		r->adjusted = *st;
+		if (ke->expect.set && ke->expect.err[r->fs] != EXPECT_UNSET) {
+			r->adjusted.expect.set = 1;
+			r->adjusted.expect.err[r->fs] = ke->expect.err[r->fs];
+		}
+		if (ke->expect_content[r->fs] != CONTENT_UNSET)
+			r->adjusted.expect_content[r->fs] = ke->expect_content[r->fs];
+		snprintf(r->adjusted.why, sizeof(r->adjusted.why), "%s", ke->why);
+		add_msg(sr->msg, sizeof(sr->msg), "on %s (on_kernel %s): %s", r->cfg->kernel->release,
+			ke->release, ke->why);
+		return &r->adjusted;
+	}
 	if (want == -2)		/* $errno */
 		want = matrix_errno;
 	if (!reports_wb || want <= 0)
@@ -623,7 +658,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		if (v.msg[0])
 			add_msg(sr->msg, sizeof(sr->msg), "%s", v.msg);
 		if (st->has_content && !sr->err)
-			judge_content(st, r->fs, sr);
+			judge_content(judged, r->fs, sr);
 		if (sr->err && pred.valid && pred.err && pred.inode >= 0) {
 			int k = r->in[pred.inode].last_log - 1;
 

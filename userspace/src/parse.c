@@ -461,6 +461,76 @@ static int parse_expect_content(struct pctx *c, yaml_node_t *n, struct step *st)
 			    "new, old, zero, mixed", "kind");
 }
 
+/*
+ * on_kernel: {"M.m": {expect: ..., expect_content: ..., why: "..."}, ...}:
+ * what the step expects on that kernel instead, with the reason required
+ */
+static int parse_on_kernel(struct pctx *c, yaml_node_t *n, struct step *st)
+{
+	if (n->type != YAML_MAPPING_NODE || n->data.mapping.pairs.top == n->data.mapping.pairs.start)
+		return perr(c, n, "on_kernel needs a mapping of releases (\"6.1\": {expect: ..., why: ...})");
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
+		struct kernel_expect *ke;
+		const char *rel = NULL;
+		int maj, min, used = 0, have_why = 0;
+		size_t old;
+
+		if (want_scalar(c, k, &rel))
+			return -1;
+		if (sscanf(rel, "%d.%d%n", &maj, &min, &used) != 2 || rel[used] || maj < 2 ||
+		    strlen(rel) >= sizeof(ke->release))
+			return perr(c, k, "on_kernel: '%s' is not a release major.minor such as \"6.1\"", rel);
+		for (int i = 0; i < st->non_kernel; i++)
+			if (!strcmp(st->on_kernel[i].release, rel))
+				return perr(c, k, "on_kernel: %s given twice", rel);
+		if (st->non_kernel == STEP_MAX_KERNELS)
+			return perr(c, k, "on_kernel: at most %d kernels a step", STEP_MAX_KERNELS);
+		ke = &st->on_kernel[st->non_kernel++];
+		memset(ke, 0, sizeof(*ke));
+		snprintf(ke->release, sizeof(ke->release), "%s", rel);
+		for (int f = 0; f < FS__N; f++)
+			ke->expect_content[f] = CONTENT_UNSET;
+		old = path_push(c, ".%s", rel);
+		if (v->type != YAML_MAPPING_NODE)
+			return perr(c, v, "on_kernel %s: expected a mapping {expect, expect_content, why}", rel);
+		for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+			yaml_node_t *qk = node(c, q->key), *qv = node(c, q->value);
+			const char *ks = NULL;
+			int rc;
+
+			if (want_scalar(c, qk, &ks))
+				return -1;
+			if (!strcmp(ks, "expect")) {
+				rc = parse_expect(c, qv, &ke->expect);
+			} else if (!strcmp(ks, "expect_content")) {
+				rc = parse_per_fs(c, qv, ke->expect_content, CONTENT_UNSET, content_value,
+						  "new, old, zero, mixed", "kind");
+			} else if (!strcmp(ks, "why")) {
+				rc = get_str(c, qv, ke->why, sizeof(ke->why));
+				have_why = !rc && ke->why[0];
+			} else {
+				rc = perr(c, qk, "on_kernel %s: unknown key '%s' (allowed: expect, expect_content, why)",
+					  rel, ks);
+			}
+			if (rc)
+				return -1;
+		}
+		if (!have_why)
+			return perr(c, v, "on_kernel %s needs 'why': the kernel's reason, from its source", rel);
+		if (!ke->expect.set) {
+			int any = 0;
+
+			for (int f = 0; f < FS__N; f++)
+				any |= ke->expect_content[f] != CONTENT_UNSET;
+			if (!any)
+				return perr(c, v, "on_kernel %s changes nothing: give expect or expect_content", rel);
+		}
+		path_pop(c, old);
+	}
+	return 0;
+}
+
 static int key_allowed(const char *list, const char *key, int *required)
 {
 	size_t kl = strlen(key);
@@ -533,6 +603,8 @@ static int parse_step_key(struct pctx *c, struct step *st, const char *k, yaml_n
 		return parse_content(c, v, st);
 	if (!strcmp(k, "expect_content"))
 		return parse_expect_content(c, v, st);
+	if (!strcmp(k, "on_kernel"))
+		return parse_on_kernel(c, v, st);
 	if (!strcmp(k, "records")) {
 		yaml_node_t *pk, *pv;
 		size_t old;
@@ -700,7 +772,7 @@ static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st, int defau
 			path_pop(c, old);
 			continue;
 		}
-		if (strcmp(ks, "proc") && strcmp(ks, "expect") && strcmp(ks, "why") &&
+		if (strcmp(ks, "proc") && strcmp(ks, "expect") && strcmp(ks, "why") && strcmp(ks, "on_kernel") &&
 		    strcmp(ks, "label") && strcmp(ks, "records") && !key_allowed(op_table[st->op].keys, ks, &req)) {
 			char allowed[256];
 			const char *src = op_table[st->op].keys;
@@ -710,7 +782,7 @@ static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st, int defau
 				if (*src != '*')
 					allowed[o++] = *src == ' ' ? ',' : *src;
 			allowed[o] = 0;
-			return perr(c, k, "unknown key '%s' for op %s (allowed: %s%sproc, expect, why, label, records)",
+			return perr(c, k, "unknown key '%s' for op %s (allowed: %s%sproc, expect, why, on_kernel, label, records)",
 				    ks, op_names[st->op], allowed, o ? "," : "");
 		}
 		if (parse_step_key(c, st, ks, v))
@@ -746,6 +818,11 @@ static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st, int defau
 	for (int i = 0; i < FS__N; i++)
 		if (st->expect_content[i] != CONTENT_UNSET && !st->has_content)
 			return perr(c, n, "expect_content needs content: {new: <byte>, old: <byte>}");
+	for (int k = 0; k < st->non_kernel; k++)
+		for (int i = 0; i < FS__N; i++)
+			if (st->on_kernel[k].expect_content[i] != CONTENT_UNSET && !st->has_content)
+				return perr(c, n, "on_kernel %s: expect_content needs content: {new: <byte>, old: <byte>}",
+					    st->on_kernel[k].release);
 	return 0;
 }
 

@@ -47,6 +47,20 @@ struct fault_spec {
 	int split;		/* split=1: only the sectors in range */
 };
 
+/*
+ * on_kernel: where a kernel legitimately behaves otherwise (a different
+ * file system path, not a broken guarantee), what this step expects there,
+ * and why, from that kernel's source.  Matched on the release's
+ * major.minor ("6.1"); shown in the step's message whenever it applies.
+ */
+#define STEP_MAX_KERNELS 2
+struct kernel_expect {
+	char release[16];		/* "6.1" */
+	struct expect expect;		/* .set = 0: the step's own */
+	int expect_content[FS__N];	/* CONTENT_UNSET: the step's own */
+	char why[TEXT_LEN];
+};
+
 struct step {
 	int op;
 	int line, col;		/* 1-based, of the step mapping */
@@ -74,6 +88,8 @@ struct step {
 	int has_content;
 	unsigned content_new, content_old;
 	int expect_content[FS__N];	/* CONTENT_*, CONTENT_UNSET: none */
+	struct kernel_expect on_kernel[STEP_MAX_KERNELS];
+	int non_kernel;
 };
 
 /*

@@ -111,7 +111,7 @@ static void test_list_of_scenarios(void)
 static void test_refusals(void)
 {
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsync, fd: a, flgs: 1}\n",
-		"t.yaml:4:24: steps[0].flgs: unknown key 'flgs' for op fsync (allowed: fd,proc, expect, why, label, records)",
+		"t.yaml:4:24: steps[0].flgs: unknown key 'flgs' for op fsync (allowed: fd,proc, expect, why, on_kernel, label, records)",
 		"an unknown step key");
 	refuses("name: x\nfs: ext4\nsteps:\n  - op: open\n    fd: a\n    path: f\n    flags: [O_RDWR, O_CRAT]\n",
 		"t.yaml:7:21: steps[0].flags[1]: unknown flag \"O_CRAT\" (expected one of: O_RDONLY, O_WRONLY, O_RDWR, "
@@ -183,6 +183,43 @@ static void test_per_fs_options_and_records(void)
 	refuses("name: x\nfs: ext4\nmount_options: {zfs: a}\nsteps: [{op: sync}]\n",
 		"t.yaml:3:17: mount_options.zfs: unknown value \"zfs\" (expected one of: raw, ext4, ext2, xfs, btrfs)",
 		"per-fs options for an unknown filesystem");
+}
+
+/* on_kernel: per-kernel expectations with their reasons */
+static void test_on_kernel(void)
+{
+	struct scenario_set set = { 0 };
+
+	is_int(0, parse("name: k\nfs: [ext4, xfs]\nsteps:\n"
+			"  - {op: open, fd: a, path: f, flags: [O_RDWR, O_CREAT]}\n"
+			"  - op: fsync\n    fd: a\n    expect: ETIMEDOUT\n"
+			"    on_kernel:\n      \"6.1\": {expect: {ext4: 0}, why: 6.1 fsync.c:171 commits the journal only}\n"
+			"  - op: pread\n    fd: a\n    size: 4k\n    content: {new: 1, old: 2}\n"
+			"    on_kernel: {'6.1': {expect_content: new, why: the journal copy}}\n", &set),
+	       "on_kernel with expect and expect_content parses (%s)", err);
+	if (set.n == 1) {
+		const struct step *st = &set.v[0].steps[1];
+
+		is_int(1, st->non_kernel, "one kernel entry");
+		is_str("6.1", st->on_kernel[0].release, "its release");
+		is_int(0, st->on_kernel[0].expect.err[FS_EXT4], "ext4 expects 0 there");
+		is_int(EXPECT_UNSET, st->on_kernel[0].expect.err[FS_XFS], "xfs keeps the step's own");
+		is_int(ETIMEDOUT, st->expect.err[FS_EXT4], "the step's own expectation is kept");
+		is_int(CONTENT_NEW, set.v[0].steps[2].on_kernel[0].expect_content[FS_XFS], "expect_content per kernel");
+	}
+	scenario_set_free(&set);
+	refuses("name: k\nfs: ext4\nsteps:\n  - {op: sync, expect: 0, on_kernel: {'6.1': {expect: EIO}}}\n",
+		"t.yaml:4:46: steps[0].on_kernel.6.1: on_kernel 6.1 needs 'why': the kernel's reason, from its source",
+		"an on_kernel entry without why");
+	refuses("name: k\nfs: ext4\nsteps:\n  - {op: sync, on_kernel: {'6.x': {expect: EIO, why: w}}}\n",
+		"t.yaml:4:28: steps[0].on_kernel: on_kernel: '6.x' is not a release major.minor such as \"6.1\"",
+		"a release that is not major.minor");
+	refuses("name: k\nfs: ext4\nsteps:\n  - {op: sync, on_kernel: {'6.1': {why: w}}}\n",
+		"t.yaml:4:35: steps[0].on_kernel.6.1: on_kernel 6.1 changes nothing: give expect or expect_content",
+		"an on_kernel entry that changes nothing");
+	refuses("name: k\nfs: ext4\nsteps:\n  - {op: sync, on_kernel: {'6.1': {expect: 0, why: w, skip: 1}}}\n",
+		"t.yaml:4:55: steps[0].on_kernel.6.1: on_kernel 6.1: unknown key 'skip' (allowed: expect, expect_content, why)",
+		"an unknown key inside on_kernel");
 }
 
 /* pread's content/expect_content, and data_mode as a list */
@@ -324,6 +361,7 @@ int main(void)
 	test_program();
 	test_content_and_data_modes();
 	test_per_fs_options_and_records();
+	test_on_kernel();
 	test_good_file();
 	test_matrix();
 	test_list_of_scenarios();
