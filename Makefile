@@ -23,7 +23,8 @@ export WBERR_CACHE
 # default), unpatched (the same source and config without the series, in a
 # tree of its own), debian-6.12 or debian-6.1 (Debian's shipped linux-image
 # packages, fetched by kernel/debian.sh; modular, unpatched, no debug
-# flavour).
+# flavour), or debian:linux-image-<release>-amd64 for any other image
+# package your apt sources offer (kernel/README.md).
 KERNEL    ?= patched
 # our own builds (kernel/build.sh) as against Debian's packages
 OWN_BUILD := $(filter patched unpatched,$(KERNEL))
@@ -32,22 +33,24 @@ ifeq ($(KERNEL),patched)
 KSTEM     := $(KCONFIG)
 else ifeq ($(KERNEL),unpatched)
 KSTEM     := $(KCONFIG)-unpatched
-else ifneq ($(filter debian-6.12 debian-6.1,$(KERNEL)),)
+else ifneq ($(filter debian-6.12 debian-6.1 debian:linux-image-%-amd64,$(KERNEL)),)
 ifneq ($(KCONFIG),default)
 $(error KCONFIG=$(KCONFIG) needs KERNEL=patched: Debian's kernels come as they are shipped)
 endif
-KSTEM     := $(KERNEL)
+KSTEM     := $(subst :,-,$(KERNEL))
 else
-$(error KERNEL=$(KERNEL): say patched, unpatched, debian-6.12 or debian-6.1)
+$(error KERNEL=$(KERNEL): say patched, unpatched, debian-6.12, debian-6.1 or debian:linux-image-<release>-amd64)
 endif
 
+# each kernel's results directory: build/results for ours, build/results-<kernel>
+results_of = $(BUILD)/results$(if $(filter patched,$(1)),,-$(subst :,-,$(1)))
 GUEST_BIN := $(BUILD)/guest-bin
 # dm-wberr is compiled in a copy under build/, one per flavour and kernel:
 # Kbuild writes its objects next to the sources, and .ko files for two
 # kernels must not mix.
 KMOD_SRC  := $(BUILD)/kmod-$(KSTEM)
 MODDIR    := $(BUILD)/modules-$(KSTEM)
-RESULTS   := $(BUILD)/results$(if $(filter patched,$(KERNEL)),,-$(KERNEL))
+RESULTS   := $(call results_of,$(KERNEL))
 IMAGE     := $(BUILD)/initramfs-$(KSTEM).cpio
 # The apps disk (qemu/mkapps.sh): sqlite3 and PostgreSQL 15 unpacked, for
 # the tests that say `# wberr-requires: apps`; built and cached in
@@ -262,13 +265,13 @@ run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 # failed instances are results, not a reason to stop; a run that left no
 # results.json is.
 KERNELS ?= patched debian-6.12 debian-6.1
-results_of = $(BUILD)/results$(if $(filter patched,$(1)),,-$(1))
 compare:
 	@for k in $(KERNELS); do \
 		echo "[compare] make run KERNEL=$$k"; \
 		$(MAKE) --no-print-directory run KERNEL=$$k; \
-		[ -n "$$(find $(BUILD)/results$$([ $$k = patched ] || echo -$$k) -name results.json 2>/dev/null)" ] || { \
-			echo "[compare] error: make run KERNEL=$$k left no results.json; its console log is under $(BUILD)/results$$([ $$k = patched ] || echo -$$k)" >&2; exit 1; }; \
+		d=$(BUILD)/results$$([ $$k = patched ] || echo -$$k | tr : -); \
+		[ -n "$$(find $$d -name results.json 2>/dev/null)" ] || { \
+			echo "[compare] error: make run KERNEL=$$k left no results.json; its console log is under $$d" >&2; exit 1; }; \
 	done
 	@python3 $(TOP)/qemu/compare.py --out $(BUILD)/compare $(foreach k,$(KERNELS),$(k)=$(call results_of,$(k)))
 

@@ -6,14 +6,17 @@
 # matching headers (arch + common) and the kbuild tools, downloaded with
 # `apt-get download` and unpacked with `dpkg-deb -x` into the cache.
 #
-#   kernel/debian.sh --kernel debian-6.12|debian-6.1 [--print-dir]
+#   kernel/debian.sh --kernel debian-6.12|debian-6.1|debian:PACKAGE [--print-dir]
 #
 # --print-dir  print the directory (resolving the version with apt-cache,
 #              downloading nothing) and exit
 #
 # Which package: the newest candidate among linux-image-6.12.*+deb12-amd64
 # (debian-6.12) or linux-image-6.1.0-*-amd64 (debian-6.1) in this machine's
-# apt sources; when apt knows none, `apt-get update` once and look again.
+# apt sources, or exactly the one named by debian:PACKAGE (any amd64
+# linux-image-* your apt sources offer, e.g. debian:linux-image-6.1.0-57-amd64
+# or a backports one); when apt knows none, `apt-get update` once and look
+# again.
 #
 # The result, $WBERR_CACHE/debian-<image package version>/:
 #
@@ -49,13 +52,17 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=$2; shift 2 ;;
 	--print-dir) action=print; shift ;;
 	-h|--help) sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) die "unknown argument '$1' (--kernel debian-6.12|debian-6.1 [--print-dir])" 2 ;;
+	*) die "unknown argument '$1' (--kernel debian-6.12|debian-6.1|debian:PACKAGE [--print-dir])" 2 ;;
 	esac
 done
 case "$kernel" in
 debian-6.12) name_re='^linux-image-6\.12\.[0-9]+\+deb12-amd64$' ;;
 debian-6.1) name_re='^linux-image-6\.1\.0-[0-9]+-amd64$' ;;
-*) die "--kernel must be debian-6.12 or debian-6.1, not '${kernel}'" 2 ;;
+debian:linux-image-*-amd64)
+	pkg=${kernel#debian:}
+	case "$pkg" in *[!A-Za-z0-9.+-]*) die "--kernel $kernel: '$pkg' is not a package name" 2 ;; esac
+	name_re="^$(printf '%s' "$pkg" | sed 's/[.+]/\\&/g')\$" ;;
+*) die "--kernel must be debian-6.12, debian-6.1 or debian:linux-image-<release>-amd64, not '${kernel}'" 2 ;;
 esac
 
 step "check the host tools"
@@ -67,7 +74,7 @@ done
 # "<package> <version>" or nothing.
 newest() {
 	local names p v best= bestv=
-	names=$(apt-cache pkgnames linux-image-6. 2>/dev/null | grep -E "$name_re" || true)
+	names=$(apt-cache pkgnames linux-image- 2>/dev/null | grep -E "$name_re" || true)
 	[ -n "$names" ] || return 0
 	# shellcheck disable=SC2086
 	while read -r p v; do
