@@ -161,6 +161,11 @@ static const struct data_errno_fact {
 	  "6.1's ext4_finish_bio() calls mapping_set_error(page->mapping, -EIO) whatever "
 	  "bi_status (6.1 fs/ext4/page-io.c:121; 6.12 passes blk_status_to_errno(), "
 	  "page-io.c:119-120)" },
+	{ "ext2", "6.1", 0, EIO,
+	  "6.1's ext2 writeback sets the status's errno and then EIO on the mapping for the "
+	  "failed pages (measured: the filemap_set_wb_err trace alternates, EIO last), so errseq "
+	  "keeps EIO; one -EIO setter is the buffer-head completion, 6.1 fs/buffer.c "
+	  "mark_buffer_write_io_error(); stock 6.12 keeps the status's errno (make compare)" },
 };
 
 int wb_kernel_data_errno(const struct wb_kernel *k, const char *fs, int blk_errno,

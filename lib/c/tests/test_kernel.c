@@ -70,11 +70,13 @@ int main(void)
 	k.series = 0;
 	is_int(EIO, wb_kernel_data_errno(&k, "ext4", ETIMEDOUT, &reason), "6.1 ext4 records EIO for a timeout");
 	ok(reason && strstr(reason, "page-io.c:121"), "with the 6.1 source line");
+	is_int(EIO, wb_kernel_data_errno(&k, "ext2", ETIMEDOUT, &reason), "6.1 ext2 ends with EIO too (measured)");
 	is_int(ETIMEDOUT, wb_kernel_data_errno(&k, "xfs", ETIMEDOUT, &reason), "6.1 xfs passes the errno through");
 	ok(reason == NULL, "no reason where the errno passes");
 	is_int(EIO, wb_kernel_data_errno(&k, "raw", ENOSPC, &reason), "stock raw: buffer heads record EIO");
 	wb_kernel_set_release(&k, "6.12.118");
 	is_int(ETIMEDOUT, wb_kernel_data_errno(&k, "ext4", ETIMEDOUT, NULL), "6.12 ext4 passes the errno through");
+	is_int(ETIMEDOUT, wb_kernel_data_errno(&k, "ext2", ETIMEDOUT, NULL), "stock 6.12 ext2 too");
 	is_int(EIO, wb_kernel_data_errno(&k, "raw", ETIMEDOUT, NULL), "stock 6.12 raw records EIO");
 	k.series = 1;
 	is_int(ETIMEDOUT, wb_kernel_data_errno(&k, "raw", ETIMEDOUT, NULL), "with kernel/patches/0002 raw keeps it");
