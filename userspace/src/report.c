@@ -342,7 +342,8 @@ int report_fidelity(const char *dir, const struct wb_kernel *k, const struct ins
 			if (!sc->fidelity || !rs[i].inst->status || strcmp(rs[i].inst->status, bs->name))
 				continue;
 			named = 1;
-			for (int s = 0; s < sc->nsteps; s++) {
+			/* a skipped instance ran no step and has no results */
+			for (int s = 0; s < sc->nsteps && s < rs[i].nsteps; s++) {
 				char c[96];
 
 				if (!sc->steps[s].label[0] || !rs[i].steps[s].ran)
@@ -509,7 +510,7 @@ int report_content(const char *dir, const struct inst_result *rs, int n)
 
 		for (int k = 0; k < ncols; k++)
 			strcpy(cells[k], "");
-		for (int s = 0; s < sc->nsteps; s++) {
+		for (int s = 0; s < sc->nsteps && s < rs[i].nsteps; s++) {
 			const struct step_result *sr = &rs[i].steps[s];
 
 			if (!sc->steps[s].has_content || !sc->steps[s].label[0] || !sr->ran)
