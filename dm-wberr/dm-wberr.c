@@ -2119,6 +2119,27 @@ static int wberr_msg_log(struct wberr_c *wc, unsigned int argc, char **argv,
 	return 1;
 }
 
+/*
+ * Every status this kernel has, in value order, as <name>=<value> words
+ * joined by single spaces: the names of wberr_statuses[] (resv_conflict
+ * for 6.1's BLK_STS_NEXUS), the values of the blk_types.h the module was
+ * built against.  Userspace reads the numbering, and which statuses
+ * exist, from here instead of assuming 6.12's.  A reply cut at @maxlen
+ * makes dm-ioctl flag the buffer full, and libdevmapper asks again.
+ */
+static int wberr_msg_statuses(char *result, unsigned int maxlen)
+{
+	unsigned int sz = 0, v;
+
+	if (maxlen)
+		result[0] = '\0';
+	for (v = 0; v < WBERR_NR_STATUS; v++)
+		if (wberr_status_names[v])
+			DMEMIT("%s%s=%u", sz ? " " : "",
+			       wberr_status_names[v], v);
+	return 1;
+}
+
 static int wberr_do_message(struct wberr_c *wc, unsigned int argc,
 			    char **argv, char *result, unsigned int maxlen)
 {
@@ -2137,7 +2158,8 @@ static int wberr_do_message(struct wberr_c *wc, unsigned int argc,
 		return wberr_msg_log(wc, argc, argv, result, maxlen);
 
 	if (!strcmp(verb, "clear") || !strcmp(verb, "list") ||
-	    !strcmp(verb, "log_clear") || !strcmp(verb, "release")) {
+	    !strcmp(verb, "log_clear") || !strcmp(verb, "release") ||
+	    !strcmp(verb, "statuses")) {
 		if (argc != 1) {
 			WBERR_MSG_ERR(wc, "%s: takes no arguments, got '%.64s'",
 				      verb, argv[1]);
@@ -2145,6 +2167,8 @@ static int wberr_do_message(struct wberr_c *wc, unsigned int argc,
 		}
 		if (!strcmp(verb, "list"))
 			return wberr_msg_list(wc, result, maxlen);
+		if (!strcmp(verb, "statuses"))
+			return wberr_msg_statuses(result, maxlen);
 		if (!strcmp(verb, "clear")) {
 			wberr_clear_rules(wc->rules);
 		} else if (!strcmp(verb, "release")) {
@@ -2159,7 +2183,7 @@ static int wberr_do_message(struct wberr_c *wc, unsigned int argc,
 	}
 
 	WBERR_MSG_ERR(wc,
-		      "unknown message '%.64s' (add, remove, clear, list, log, log_clear, release)",
+		      "unknown message '%.64s' (add, remove, clear, list, log, log_clear, release, statuses)",
 		      verb);
 	return -EINVAL;
 }
@@ -2218,7 +2242,7 @@ static void wberr_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type wberr_target = {
 	.name		 = "wberr",
-	.version	 = {1, 1, 0},
+	.version	 = {1, 2, 0},
 	.features	 = DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = wberr_ctr,
