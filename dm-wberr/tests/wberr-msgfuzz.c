@@ -54,7 +54,9 @@ static unsigned int rn(unsigned int n)
 	return wb_rand_below(&rng, n);
 }
 
-static const char *const verbs[] = { "add", "remove", "clear", "list", "log", "log_clear", "release" };
+static const char *const verbs[] = {
+	"add", "remove", "clear", "list", "log", "log_clear", "release", "statuses",
+};
 /*
  * The valid words, from lib/c's tables (dm-wberr-abi.h): every op class,
  * then "all"; every status name, the alias and every status number.
@@ -412,7 +414,7 @@ static void gen(struct msg *m, unsigned long long len)
 		break;
 	case 8:		/* verbs without arguments given some */
 		garbage_word(w, sizeof(w), NULL, 0);
-		put(m, "%s %s", (const char *[]){ "clear", "list", "log_clear", "release" }[rn(4)], w);
+		put(m, "%s %s", (const char *[]){ "clear", "list", "log_clear", "release", "statuses" }[rn(5)], w);
 		break;
 	case 9:		/* log */
 		switch (rn(5)) {

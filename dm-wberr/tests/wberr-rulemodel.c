@@ -8,7 +8,12 @@
  *   wberr-rulemodel DMNAME SEED COUNT LEN [PAUSE_US]
  *
  * LEN is the target length in sectors; PAUSE_US (default 0) a pause after
- * each message, so that the caller's I/O meets many rule sets.  Checked against the model:
+ * each message, so that the caller's I/O meets many rule sets.
+ * The statuses, and their numbers, are the kernel's: the device's
+ * "statuses" reply (name=value in value order; 6.1 numbers some statuses
+ * differently and lacks others), never a table of our own.
+ *
+ * Checked against the model:
  *  - every add is answered with the next id, every remove of a rule that
  *    exists succeeds and every other one fails with EINVAL;
  *  - after every message, "list" shows exactly the model's rules, each in
@@ -47,10 +52,16 @@
 
 enum action { ACT_FAIL, ACT_DROP, ACT_PASS };
 
+/* one status of the device's "statuses" reply */
+struct kstatus {
+	char name[32];
+	unsigned int value;		/* this kernel's blk_status_t */
+};
+
 struct mrule {
 	unsigned int id;
 	unsigned int classes;		/* WB_OP_* bits */
-	const struct wb_status *status;
+	const struct kstatus *status;
 	uint64_t first, last, skip, count, every;
 	unsigned int prob, delay_ms;
 	enum action action;
@@ -59,6 +70,8 @@ struct mrule {
 	char canon[512];
 };
 
+static struct kstatus kstatuses[64];
+static unsigned int nr_kstatuses;
 static struct wb_rand rng;
 static struct mrule *rules;		/* every rule ever added, id - 1 */
 static unsigned int nr_rules;
@@ -154,7 +167,7 @@ static void gen_rule(struct mrule *r, uint64_t len, char *msg, size_t msize)
 	do
 		r->classes = rn(64);
 	while (!r->classes);
-	r->status = &wb_statuses[rn((unsigned int)wb_nr_statuses)];
+	r->status = &kstatuses[rn(nr_kstatuses)];
 	r->first = 0;
 	r->last = len - 1;
 	r->every = 1;
@@ -236,7 +249,7 @@ static void gen_rule(struct mrule *r, uint64_t len, char *msg, size_t msize)
 	wb_op_format(r->classes, ops, sizeof(ops));
 	n = (size_t)snprintf(msg, msize, "add %s %s", ops,
 			     !strcmp(r->status->name, wb_status_alias_of) && rn(2) ? wb_status_alias :
-			     rn(3) == 0 ? (snprintf(words[7], sizeof(words[7]), "%d", r->status->blk_sts),
+			     rn(3) == 0 ? (snprintf(words[7], sizeof(words[7]), "%u", r->status->value),
 					   words[7]) : r->status->name);
 	for (i = 0; i < nw; i++)
 		n += (size_t)snprintf(msg + n, msize - n, " %s", words[order[i]]);
@@ -251,6 +264,36 @@ static int send(const char *dm, const char *msg)
 		exit(2);
 	}
 	return err;
+}
+
+/* the device's "statuses" reply into kstatuses[]; exits 2 when unusable */
+static void load_statuses(const char *dm)
+{
+	char *word, *save = NULL, *eq;
+	unsigned int v;
+
+	if (send(dm, "statuses")) {
+		fprintf(stderr, "wberr-rulemodel: the device refuses 'statuses' (dm-wberr older than 1.2?)\n");
+		exit(2);
+	}
+	for (word = strtok_r(out, " \n", &save); word; word = strtok_r(NULL, " \n", &save)) {
+		eq = strchr(word, '=');
+		if (!eq || eq == word || (size_t)(eq - word) >= sizeof(kstatuses[0].name) ||
+		    sscanf(eq + 1, "%u", &v) != 1 ||
+		    nr_kstatuses == sizeof(kstatuses) / sizeof(kstatuses[0])) {
+			fprintf(stderr, "wberr-rulemodel: bad word '%s' in the statuses reply\n", word);
+			exit(2);
+		}
+		*eq = '\0';
+		snprintf(kstatuses[nr_kstatuses].name, sizeof(kstatuses[0].name), "%s", word);
+		kstatuses[nr_kstatuses++].value = v;
+	}
+	if (!nr_kstatuses) {
+		fprintf(stderr, "wberr-rulemodel: the statuses reply is empty\n");
+		exit(2);
+	}
+	printf("statuses=%u, the last %s=%u\n", nr_kstatuses,
+	       kstatuses[nr_kstatuses - 1].name, kstatuses[nr_kstatuses - 1].value);
 }
 
 /* "list" against the model's live rules, in id order */
@@ -407,6 +450,7 @@ int main(int argc, char **argv)
 		return 2;
 
 	expect_id = 0;
+	load_statuses(dm);
 
 	for (i = 0; i < count; i++) {
 		unsigned int what = rn(100);

@@ -30,6 +30,44 @@ wberr_load_dm() {
 	}
 }
 
+# wberr_series_present: true when the running kernel carries our patch
+# series (kernel/patches), told by what the kernel shows, not by its name:
+# patch 3 adds "wb_err:" and "sb_err:" lines to /proc/<pid>/fdinfo/<fd> of
+# a regular file (fs/proc/fd.c, seq_show_wb_err()); a kernel without the
+# series has no such line.  The file read is this library, a regular file
+# on the initramfs (fd 0 of grep, /proc/self being grep).
+wberr_series_present() {
+	grep -q '^wb_err:' /proc/self/fdinfo/0 < "${WBERR_LIBEXEC:-/opt/wberr/libexec}/lib.sh"
+}
+
+# wberr_debian_shipped: when the running kernel is one Debian built and
+# ships (make KERNEL=debian-6.12|debian-6.1), prints "Debian's shipped
+# <release>" and returns 0.  Told by the kernel's own banner: Debian's
+# builds name their builder, "(debian-kernel@lists.debian.org)", in
+# /proc/version; our build of the same source names this machine's user.
+wberr_debian_shipped() {
+	grep -q '(debian-kernel@lists\.debian\.org)' /proc/version || return 1
+	echo "Debian's shipped $(uname -r)"
+}
+
+# wberr_need_series TEST: for a test of the series itself (tests/kunit,
+# tests/errseq-patches).  Returns 0 when the series is there (run
+# everything).  Otherwise prints the test's one result and returns 1: on
+# a Debian shipped kernel an ok with "# SKIP the kernel has no wberr patch
+# series (Debian's shipped <release>)", on any other kernel (our own
+# build, which must carry the series) a not ok, and sets TAP_FAILED.
+wberr_need_series() {
+	wberr_series_present && return 0
+	if _ws_deb=$(wberr_debian_shipped); then
+		echo "1..1"
+		tap_skip "$1" "the kernel has no wberr patch series ($_ws_deb)"
+	else
+		echo "1..1"
+		tap_ok 1 "$1: the kernel $(uname -r) has no wberr patch series (no wb_err: line in a regular file's fdinfo) and is not one of Debian's shipped kernels"
+	fi
+	return 1
+}
+
 # flusher_hold / flusher_restore: only the test's own fsync, sync or
 # eviction starts writeback; why an hour and not 0 is in lib/c/wb_sys.h
 # (wb_flusher_hold, which wberr-run uses).  restore puts back the kernel's
