@@ -88,8 +88,11 @@ KTREE = $(shell KCONFIG=$(KCONFIG) WBERR_CACHE=$(WBERR_CACHE) $(TOP)/kernel/buil
 # each call asks apt, about 1 s.
 DEBDIR = $(eval DEBDIR := $(shell WBERR_CACHE=$(WBERR_CACHE) $(TOP)/kernel/debian.sh --kernel $(KERNEL) --print-dir))$(DEBDIR)
 # What run-guest boots and what mkimage.sh takes the kernel's files from.
+# Our build without the series says so on its command line: the tests of
+# the series skip there (qemu/guest/lib.sh, wberr_need_series), where on
+# KERNEL=patched its absence is a failure.
 ifneq ($(OWN_BUILD),)
-GUEST_KERNEL = --kernel-tree $(KTREE)
+GUEST_KERNEL = --kernel-tree $(KTREE)$(if $(filter unpatched,$(KERNEL)), --append wberr_kernel=unpatched)
 IMAGE_KERNEL = --kernel-tree $(KTREE)
 else
 GUEST_KERNEL = --kernel $(DEBDIR)/vmlinuz
