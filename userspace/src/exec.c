@@ -325,6 +325,12 @@ static void describe_step(const struct step *st, char *buf, size_t len)
 		snprintf(buf, len, "%s", op_names[st->op]);
 }
 
+/* the kernel's release for a message ("this kernel" when unknown) */
+static const char *kernel_name(const struct exec_cfg *cfg)
+{
+	return cfg->kernel && cfg->kernel->release[0] ? cfg->kernel->release : "this kernel";
+}
+
 /* the step's on_kernel entry for this kernel and file system, or NULL */
 static const struct kernel_expect *step_on_kernel(const struct run *r, const struct step *st)
 {
@@ -368,7 +374,7 @@ static const struct step *kernel_adjusted(struct run *r, const struct step *st, 
 		if (ke->expect_content[r->fs] != CONTENT_UNSET)
 			r->adjusted.expect_content[r->fs] = ke->expect_content[r->fs];
 		snprintf(r->adjusted.why, sizeof(r->adjusted.why), "%s", ke->why);
-		add_msg(sr->msg, sizeof(sr->msg), "on %s (on_kernel %s): %s", r->cfg->kernel->release,
+		add_msg(sr->msg, sizeof(sr->msg), "on %s (on_kernel %s): %s", kernel_name(r->cfg),
 			ke->release, ke->why);
 		return &r->adjusted;
 	}
@@ -383,7 +389,7 @@ static const struct step *kernel_adjusted(struct run *r, const struct step *st, 
 		r->adjusted.expect.err[r->fs] = r->recmap[m].to;
 		add_msg(sr->msg, sizeof(sr->msg), "the scenario's %s is %s on %s: %s",
 			wb_errno_name(want), wb_errno_name(r->recmap[m].to),
-			r->cfg->kernel->release[0] ? r->cfg->kernel->release : "this kernel",
+			kernel_name(r->cfg),
 			r->recmap[m].why);
 		return &r->adjusted;
 	}
@@ -593,7 +599,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 					char note[PATH_LEN + 96];
 
 					snprintf(note, sizeof(note), "%s records %s on %s:",
-						 cfg->kernel->release[0] ? cfg->kernel->release : "the kernel",
+						 kernel_name(cfg),
 						 wb_errno_name(rec), oracle_inode_path(&r->o, ino));
 					if (!strstr(sr->msg, note))
 						add_msg(sr->msg, sizeof(sr->msg), "%s %s", note, fact);
