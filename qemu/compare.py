@@ -162,12 +162,17 @@ def write_md(f, kernels, rows, fidelity):
             f.write(f"| {r['id']} | " + " | ".join(cells) + " |\n")
     fdiff = [r for r in fidelity if r["differs"]]
     f.write(f"\n## Errno fidelity: fs x status x call ({len(fdiff)} of {len(fidelity)} cells differ)\n\n")
-    if fidelity:
+    if fdiff:
         f.write("| fs | status | call | " + " | ".join(names) + " |\n")
         f.write("|---|---|---|" + "---|" * len(names) + "\n")
-        for r in fidelity:
-            cells = [md_cell(r["cells"][n] or "not run", r["differs"]) for n in names]
+        for r in fdiff:
+            cells = [md_cell(r["cells"][n] or "not run", True) for n in names]
             f.write(f"| {r['fs']} | {r['status']} | {r['call']} | " + " | ".join(cells) + " |\n")
+    same = sorted({(r["fs"], r["call"]) for r in fidelity if not r["differs"]})
+    if same:
+        f.write(f"\nThe same on every kernel ({len(fidelity) - len(fdiff)} cells; every cell is in "
+                "compare.json): " + ", ".join(f"{fs} {call}" for fs, call in same) +
+                " for the statuses not listed above.\n")
     same = [r for r in rows if not r["differs"]]
     f.write(f"\n## The same on every kernel ({len(same)})\n\n")
     for r in same:
