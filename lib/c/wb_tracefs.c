@@ -29,16 +29,22 @@ static const char *const sys_events[] = {
 };
 static const char no_syscalls[] =
 	"events/syscalls (missing: a kernel without CONFIG_FTRACE_SYSCALLS has no syscall events)";
-/* optional program-mode events, with the bit each one sets */
+/*
+ * optional program-mode events, with the bit each one sets and the name
+ * an older kernel gives the same event (6.1 calls io_uring_submit_req
+ * io_uring_submit_sqe, with the same fields up to opcode)
+ */
 static const struct {
 	const char *path;
 	int bit;
+	const char *alt;
 } opt_events[] = {
-	{ "events/io_uring/io_uring_submit_req/enable", WB_TRACEFS_URING },
-	{ "events/io_uring/io_uring_complete/enable", WB_TRACEFS_URING },
-	{ "events/io_uring/io_uring_file_get/enable", WB_TRACEFS_URING_FD },
-	{ "events/sched/sched_process_fork/enable", WB_TRACEFS_SCHED },
-	{ "events/sched/sched_process_exec/enable", WB_TRACEFS_SCHED },
+	{ "events/io_uring/io_uring_submit_req/enable", WB_TRACEFS_URING,
+	  "events/io_uring/io_uring_submit_sqe/enable" },
+	{ "events/io_uring/io_uring_complete/enable", WB_TRACEFS_URING, NULL },
+	{ "events/io_uring/io_uring_file_get/enable", WB_TRACEFS_URING_FD, NULL },
+	{ "events/sched/sched_process_fork/enable", WB_TRACEFS_SCHED, NULL },
+	{ "events/sched/sched_process_exec/enable", WB_TRACEFS_SCHED, NULL },
 };
 static const char tgid_opt[] = "options/record-tgid";
 
@@ -117,8 +123,12 @@ int wb_tracefs_program(const char *root, const char **what)
 	/* a bit stays set when every event that sets it is on */
 	bits |= WB_TRACEFS_URING | WB_TRACEFS_URING_FD | WB_TRACEFS_SCHED;
 	for (i = 0; i < sizeof(opt_events) / sizeof(opt_events[0]); i++) {
-		*what = opt_events[i].path;
-		if (!exists(root, opt_events[i].path) || put(root, opt_events[i].path, "1"))
+		const char *path = opt_events[i].path;
+
+		if (!exists(root, path) && opt_events[i].alt)
+			path = opt_events[i].alt;
+		*what = path;
+		if (!exists(root, path) || put(root, path, "1"))
 			bits &= ~opt_events[i].bit;
 	}
 	*what = "program-mode events on";
@@ -132,9 +142,12 @@ void wb_tracefs_program_off(const char *root)
 	for (i = 0; i < sizeof(sys_events) / sizeof(sys_events[0]); i++)
 		if (exists(root, sys_events[i]))
 			put(root, sys_events[i], "0");
-	for (i = 0; i < sizeof(opt_events) / sizeof(opt_events[0]); i++)
+	for (i = 0; i < sizeof(opt_events) / sizeof(opt_events[0]); i++) {
 		if (exists(root, opt_events[i].path))
 			put(root, opt_events[i].path, "0");
+		if (opt_events[i].alt && exists(root, opt_events[i].alt))
+			put(root, opt_events[i].alt, "0");
+	}
 	if (exists(root, tgid_opt))
 		put(root, tgid_opt, "0");
 }

@@ -29,7 +29,7 @@ enum {
 	WB_TRACEFS_SYSCALLS	= 1 << 0,	/* always, on success: sys_enter_/sys_exit_ of
 						 * fsync fdatasync msync sync_file_range syncfs
 						 * sync write pwrite64 writev pwritev pwritev2 */
-	WB_TRACEFS_URING	= 1 << 1,	/* io_uring_submit_req, io_uring_complete */
+	WB_TRACEFS_URING	= 1 << 1,	/* io_uring_submit_req (6.1: _sqe), io_uring_complete */
 	WB_TRACEFS_URING_FD	= 1 << 2,	/* io_uring_file_get: a request's fd */
 	WB_TRACEFS_SCHED	= 1 << 3,	/* sched_process_fork, sched_process_exec */
 	WB_TRACEFS_TGID		= 1 << 4,	/* options/record-tgid: lines carry the tgid */

@@ -9,6 +9,7 @@
  *             negative return is 0xfffffffffffffffb)
  *   io_uring  include/trace/events/io_uring.h:
  *             "io_uring_submit_req: ring %p, req %p, user_data 0x%llx, opcode %s, flags 0x%llx, sq_thread %d"
+ *             (6.1: "io_uring_submit_sqe: ring %p, req %p, user_data 0x%llx, opcode %s, flags 0x%x, non block %d, sq_thread %d")
  *             "io_uring_file_get: ring %p, req %p, user_data 0x%llx, fd %d"
  *             "io_uring_complete: ring %p, req %p, user_data 0x%llx, result %d, cflags 0x%x extra1 %llu extra2 %llu "
  *   sched     "sched_process_fork: comm=%s pid=%d child_comm=%s child_pid=%d"
@@ -329,7 +330,8 @@ static int on_uring(struct parser *p, const struct wb_thead *h, size_t line)
 	const char *s;
 	int end, v;
 
-	if ((s = after(h->body, "io_uring_submit_req: "))) {
+	/* 6.1 names the event io_uring_submit_sqe; its fields match up to opcode */
+	if ((s = after(h->body, "io_uring_submit_req: ")) || (s = after(h->body, "io_uring_submit_sqe: "))) {
 		if (uring_key(s, ring, req, &ud, &end) || sscanf(s + end, "opcode %19[^,]", op) != 1)
 			return 2;
 		if (strcmp(op, "FSYNC") && strcmp(op, "SYNC_FILE_RANGE"))

@@ -514,6 +514,27 @@ static void test_uring_overlap(void)
 	free(text);
 }
 
+/* 6.1 names the submit event io_uring_submit_sqe, with a "non block" field */
+static void test_uring_61(void)
+{
+	struct sc_log log = { 0 };
+	struct tb t;
+	char *text;
+	const struct sc_call *c;
+
+	tb_open(&t, 1);
+	ev(&t, "fio", 600, 600, 0, 1000, "io_uring_submit_sqe: ring 00000000eeee0000, req 00000000eeee0001, user_data 0x7, opcode FSYNC, flags 0x0, non block 1, sq_thread 0");
+	ev(&t, "iou-wrk-600", 601, 600, 1, 1100, "file_check_and_advance_wb_err: file=f1 dev=253:0 ino=0xc old=0x0 new=0x1005");
+	ev(&t, "iou-wrk-600", 601, 600, 1, 1200, "io_uring_complete: ring 00000000eeee0000, req 00000000eeee0001, user_data 0x7, result -5, cflags 0x0 extra1 0 extra2 0 ");
+	text = tb_close(&t);
+	is_int(0, sc_parse(text, &log), "6.1's io_uring_submit_sqe: parsed");
+	c = call_of(&log, 600, SC_URING_FSYNC);
+	ok(c && c->ncur == 1 && c->ret == -EIO && !strcmp(c->sys, "FSYNC"),
+	   "6.1: the io_uring fsync submitted as io_uring_submit_sqe is the call, its move and -EIO");
+	sc_log_free(&log);
+	free(text);
+}
+
 int main(void)
 {
 	struct sc_log log = { 0 };
@@ -526,6 +547,7 @@ int main(void)
 	free(text);
 	test_b();
 	test_uring_overlap();
+	test_uring_61();
 	is_str("uring_sync_file_range", sc_kind_name(SC_URING_SYNC_FILE_RANGE), "kind names");
 	is_str("not-fired", sc_verdict_name(SC_NOT_FIRED), "verdict names");
 	return tap_done();

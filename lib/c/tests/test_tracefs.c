@@ -79,8 +79,11 @@ static void test_program(void)
 	bits = wb_tracefs_program(root, &what);
 	is_int(WB_TRACEFS_SYSCALLS, bits, "every syscall event, nothing optional on this kernel");
 	is_str("1", cat("events/syscalls/sys_exit_pwrite64/enable"), "sys_exit_pwrite64 on");
-	make_event("events/io_uring/io_uring_submit_req");
 	make_event("events/io_uring/io_uring_complete");
+	make_event("events/io_uring/io_uring_submit_sqe");
+	ok(wb_tracefs_program(root, &what) & WB_TRACEFS_URING, "6.1's io_uring_submit_sqe stands in for io_uring_submit_req");
+	ok(!strcmp(cat("events/io_uring/io_uring_submit_sqe/enable"), "1"), "and is turned on");
+	make_event("events/io_uring/io_uring_submit_req");
 	make_event("events/sched/sched_process_fork");
 	make_event("events/sched/sched_process_exec");
 	make_event("options");
@@ -94,7 +97,8 @@ static void test_program(void)
 	ok(wb_tracefs_program(root, &what) & WB_TRACEFS_URING_FD, "io_uring_file_get when the kernel has it");
 	wb_tracefs_program_off(root);
 	ok(!strcmp(cat("options/record-tgid"), "0") && !strcmp(cat("events/syscalls/sys_enter_fsync/enable"), "0") &&
-	   !strcmp(cat("events/io_uring/io_uring_file_get/enable"), "0"), "program mode off");
+	   !strcmp(cat("events/io_uring/io_uring_file_get/enable"), "0") &&
+	   !strcmp(cat("events/io_uring/io_uring_submit_sqe/enable"), "0"), "program mode off");
 }
 
 int main(void)
