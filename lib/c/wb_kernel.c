@@ -122,6 +122,16 @@ int wb_kernel_has_status(const struct wb_kernel *k, const char *name, char *why,
 	return 0;
 }
 
+int wb_kernel_release_is(const struct wb_kernel *k, const char *mm)
+{
+	char rel[24];
+
+	if (!k || !k->major)
+		return 0;
+	snprintf(rel, sizeof(rel), "%d.%d", k->major, k->minor);
+	return !strcmp(rel, mm);
+}
+
 int wb_kernel_nr_statuses(const struct wb_kernel *k)
 {
 	int n = 0;
@@ -172,15 +182,13 @@ int wb_kernel_data_errno(const struct wb_kernel *k, const char *fs, int blk_errn
 			 const char **why)
 {
 	static const struct wb_kernel unknown = { .series = -1 };
-	char rel[16];
 
 	if (!k)
 		k = &unknown;
-	snprintf(rel, sizeof(rel), "%d.%d", k->major, k->minor);
 	for (size_t i = 0; i < sizeof(data_errno_facts) / sizeof(data_errno_facts[0]); i++) {
 		const struct data_errno_fact *f = &data_errno_facts[i];
 
-		if (strcmp(f->fs, fs) || (f->release && strcmp(f->release, rel)) ||
+		if (strcmp(f->fs, fs) || (f->release && !wb_kernel_release_is(k, f->release)) ||
 		    (f->stock && k->series == 1))
 			continue;
 		if (why)

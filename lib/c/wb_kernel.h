@@ -54,6 +54,9 @@ int wb_kernel_read_statuses(struct wb_kernel *k, const char *dmname, char *err, 
  * 6.1.0-57-amd64 (dm-wberr's statuses: ...)") otherwise.
  */
 int wb_kernel_has_status(const struct wb_kernel *k, const char *name, char *why, size_t whylen);
+/* 1 when the kernel's release is @mm ("6.1": major.minor, not a prefix:
+ * 6.12 is not 6.1); 0 otherwise or when the release is unknown */
+int wb_kernel_release_is(const struct wb_kernel *k, const char *mm);
 /* the number of statuses the kernel has (wb_nr_statuses before they are read) */
 int wb_kernel_nr_statuses(const struct wb_kernel *k);
 /* "6.1.0-57-amd64, no kernel/patches" and the like, for reports */

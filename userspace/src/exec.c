@@ -334,16 +334,10 @@ static const char *kernel_name(const struct exec_cfg *cfg)
 /* the step's on_kernel entry for this kernel and file system, or NULL */
 static const struct kernel_expect *step_on_kernel(const struct run *r, const struct step *st)
 {
-	const struct wb_kernel *k = r->cfg->kernel;
-	char rel[16];
-
-	if (!k || !k->major)
-		return NULL;
-	snprintf(rel, sizeof(rel), "%d.%d", k->major, k->minor);
 	for (int i = 0; i < st->non_kernel; i++) {
 		const struct kernel_expect *ke = &st->on_kernel[i];
 
-		if (!strcmp(ke->release, rel) &&
+		if (wb_kernel_release_is(r->cfg->kernel, ke->release) &&
 		    ((ke->expect.set && ke->expect.err[r->fs] != EXPECT_UNSET) ||
 		     ke->expect_content[r->fs] != CONTENT_UNSET))
 			return ke;
@@ -408,8 +402,8 @@ static int status_exists(const struct wb_kernel *k, const struct instance *inst,
 	return !name || wb_kernel_has_status(k, name, why, len);
 }
 
-int instance_statuses_exist(const struct wb_kernel *k, const struct instance *inst,
-			    char *why, size_t len)
+static int instance_statuses_exist(const struct wb_kernel *k, const struct instance *inst,
+				   char *why, size_t len)
 {
 	const struct scenario *sc = inst->sc;
 

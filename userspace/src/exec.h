@@ -21,9 +21,6 @@ struct exec_cfg {
 	const struct wb_kernel *kernel;
 };
 
-/* 1 if every status @inst injects exists in @k, else 0 with the reason */
-int instance_statuses_exist(const struct wb_kernel *k, const struct instance *inst,
-			    char *why, size_t len);
 
 int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struct inst_result *res);
 

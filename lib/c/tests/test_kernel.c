@@ -36,6 +36,7 @@ int main(void)
 	ok(k.major == 6 && k.minor == 1, "6.1.0-57-amd64 is 6.1");
 	is_int(0, wb_kernel_set_release(&k, "6.12.118"), "our build's release parses");
 	ok(k.major == 6 && k.minor == 12, "6.12.118 is 6.12");
+	ok(wb_kernel_release_is(&k, "6.12") && !wb_kernel_release_is(&k, "6.1"), "6.12 is not 6.1");
 	is_int(-1, wb_kernel_set_release(&k, "vmlinux"), "a release without N.N is refused");
 
 	/* 6.12 */
