@@ -21,6 +21,7 @@
 #include <linux/module.h>
 #include <linux/init.h>
 #include <linux/blkdev.h>
+#include <linux/dax.h>
 #include <linux/bio.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
@@ -2230,6 +2231,57 @@ static int wberr_iterate_devices(struct dm_target *ti,
 	return fn(ti, wc->dev, wc->start, ti->len, data);
 }
 
+#if IS_ENABLED(CONFIG_FS_DAX)
+/*
+ * DAX pass-through.  A file system mounted with -o dax over this target
+ * reads and writes file data with loads and stores into the pmem below,
+ * found through these callbacks: that data never becomes a bio, so no rule
+ * can fail it, and none is asked to.  What stays a bio (the file system's
+ * metadata, its journal, flushes) passes through wberr_map() and the fault
+ * plan as on any device.  Media errors on DAX data are the pmem's own
+ * badblocks, which dax_direct_access() below reports as -EHWPOISON; they
+ * are passed on unchanged.
+ */
+static struct dax_device *wberr_dax_pgoff(struct dm_target *ti, pgoff_t *pgoff)
+{
+	struct wberr_c *wc = ti->private;
+	sector_t sector = wc->start + dm_target_offset(ti, *pgoff << PAGE_SECTORS_SHIFT);
+
+	*pgoff = (get_start_sect(wc->dev->bdev) + sector) >> PAGE_SECTORS_SHIFT;
+	return wc->dev->dax_dev;
+}
+
+static long wberr_dax_direct_access(struct dm_target *ti, pgoff_t pgoff,
+				    long nr_pages, enum dax_access_mode mode,
+				    void **kaddr, pfn_t *pfn)
+{
+	struct dax_device *dax_dev = wberr_dax_pgoff(ti, &pgoff);
+
+	return dax_direct_access(dax_dev, pgoff, nr_pages, mode, kaddr, pfn);
+}
+
+static int wberr_dax_zero_page_range(struct dm_target *ti, pgoff_t pgoff,
+				     size_t nr_pages)
+{
+	struct dax_device *dax_dev = wberr_dax_pgoff(ti, &pgoff);
+
+	return dax_zero_page_range(dax_dev, pgoff, nr_pages);
+}
+
+static size_t wberr_dax_recovery_write(struct dm_target *ti, pgoff_t pgoff,
+				       void *addr, size_t bytes,
+				       struct iov_iter *i)
+{
+	struct dax_device *dax_dev = wberr_dax_pgoff(ti, &pgoff);
+
+	return dax_recovery_write(dax_dev, pgoff, addr, bytes, i);
+}
+#else
+#define wberr_dax_direct_access NULL
+#define wberr_dax_zero_page_range NULL
+#define wberr_dax_recovery_write NULL
+#endif
+
 /*
  * dm core already stacks the underlying device's limits through
  * iterate_devices; wberr changes none of them (a split=1 rule cuts bios
@@ -2242,7 +2294,7 @@ static void wberr_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type wberr_target = {
 	.name		 = "wberr",
-	.version	 = {1, 2, 0},
+	.version	 = {1, 3, 0},
 	.features	 = DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = wberr_ctr,
@@ -2256,6 +2308,9 @@ static struct target_type wberr_target = {
 	.prepare_ioctl	 = wberr_prepare_ioctl,
 	.iterate_devices = wberr_iterate_devices,
 	.io_hints	 = wberr_io_hints,
+	.direct_access	 = wberr_dax_direct_access,
+	.dax_zero_page_range = wberr_dax_zero_page_range,
+	.dax_recovery_write = wberr_dax_recovery_write,
 };
 
 static int __init dm_wberr_init(void)
