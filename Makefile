@@ -56,6 +56,10 @@ IMAGE     := $(BUILD)/initramfs-$(KSTEM).cpio
 # the tests that say `# wberr-requires: apps`; built and cached in
 # $(WBERR_CACHE)/apps-<key>/, copied here.
 APPS_IMG  := $(BUILD)/apps.img
+# Emulated persistent memory for the DAX scenarios (scenarios/dax): a QEMU
+# nvdimm backed by a sparse file, fsdax in the guest.  Only the boots that
+# run the scenario library get it.
+PMEM_ARGS := --pmem 512M
 # more Debian packages on it, for your own program (docs/testing-your-program.md)
 APPS_PACKAGES ?=
 export WBERR_APPS_PACKAGES := $(APPS_PACKAGES)
@@ -214,7 +218,7 @@ test: image apps
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS) || true
 	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(PMEM_ARGS) \
 		--suites all --name suites || true
 	@if grep -qs '^# wberr-smp:' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
 		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
@@ -258,7 +262,7 @@ run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} \
-		--suites $(RUN_SUITES) $(strip $(RUN_PAYLOAD_ARGS)) --name run || true
+		--suites $(RUN_SUITES) $(strip $(RUN_PAYLOAD_ARGS)) $(PMEM_ARGS) --name run || true
 	@$(TOP)/qemu/report.sh --summary $(RESULTS)
 
 # make compare KERNELS='patched debian-6.12 debian-6.1': `make run` on each

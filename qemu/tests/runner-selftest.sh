@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host-side checks of qemu/run-guest with a fake QEMU: exit-status
 # propagation, timeout, oops detection, crash without verdict, QEMU failing
-# to start, TAP rebuilt from the stream after a crash, the apps disk.
+# to start, TAP rebuilt from the stream after a crash, the apps disk, the pmem.
 # TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +23,7 @@ check() {	# $1 observed, $2 expected, $3 description; the output on failure
 	tap_is "$1" "$2" "$3" || sed 's/^/# /' "$tmp/out"
 }
 
-tap_begin 22
+tap_begin 25
 run exit-0 --cmd true;  check "$status" 0 "guest command status 0 is returned"
 run exit-7 --cmd 'exit 7'; check "$status" 7 "guest command status 7 is returned unchanged"
 run oops --cmd true; check "$status" 126 "an oops on the console fails a command that exited 0"
@@ -54,6 +54,15 @@ touch "$tmp/apps.img"
 run exit-0 --cmd true --apps "$tmp/apps.img"
 check "$status/$(qemu_cmdline | grep -c "file=$tmp/apps.img,format=raw,readonly=on -device virtio-blk-pci,drive=apps,serial=wberr-apps")" 0/1 \
 	"--apps IMG attaches IMG read-only with serial wberr-apps"
+# Persistent memory: an nvdimm with room for it, only when asked for.
+run exit-0 --cmd true
+check "$(qemu_cmdline | grep -c -e nvdimm -e maxmem)" 0 "without --pmem no nvdimm and no hotplug slot (the default boot is unchanged)"
+run exit-0 --cmd true --pmem 512M --mem 1024
+check "$status/$(qemu_cmdline | grep -c -- "-machine pc,nvdimm=on -m 1024,slots=1,maxmem=1536M -object memory-backend-file,id=pmem0,share=on,mem-path=[^ ]*/pmem0.img,size=512M -device nvdimm,id=nvdimm0,memdev=pmem0")" 0/1 \
+	"--pmem 512M: a 512M file-backed nvdimm, maxmem = memory + 512M"
+run exit-0 --cmd true --pmem 512
+check "$status/$(grep -c "pmem takes a size in M or G (512M), not '512'" "$tmp/out")" 127/1 \
+	"--pmem without a unit is refused (127) with the form it takes"
 run exit-0 --cmd true --apps "$tmp/missing.img"
 check "$status/$(grep -c "no apps image '$tmp/missing.img' (make apps" "$tmp/out")" 127/1 \
 	"a missing apps image is a set-up error (127) that says what to build"
