@@ -86,6 +86,7 @@ int wb_fiemap(int fd, int sync, struct wb_extent *out, int max, int *complete)
 			if (phys == (uint64_t)-1)
 				out[n].flags |= FIEMAP_EXTENT_UNKNOWN;
 		}
+		out[n].logical = fe->fe_logical / 512;
 		out[n].first = phys / 512;
 		out[n].last = (phys + fe->fe_length) / 512 - 1;
 	}

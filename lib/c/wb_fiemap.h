@@ -12,6 +12,7 @@
 
 struct wb_extent {
 	uint64_t first, last;	/* 512-byte sectors of the fs's device, inclusive */
+	uint64_t logical;	/* where @first's data is in the file, in 512-byte sectors */
 	uint32_t flags;		/* FIEMAP_EXTENT_*; UNKNOWN also when btrfs has no chunk for it */
 };
 

@@ -109,6 +109,15 @@ static __attribute__((noinline)) int store(void *map, const struct step *st)
 	return 0;
 }
 
+/* a load from the mapping into @buf; 1 when it raised SIGBUS */
+static __attribute__((noinline)) int load(const void *map, const struct step *st, void *buf)
+{
+	if (sigsetjmp(bus_jmp, 1))
+		return 1;
+	memcpy(buf, (const char *)map + st->offset, (size_t)st->size);
+	return 0;
+}
+
 #define RET(x) do { long long _r = (x); r->ret = _r; r->err = _r < 0 ? errno : 0; } while (0)
 
 static void do_step(struct agent_state *s, const struct step *st, int child_sock,
@@ -122,7 +131,8 @@ static void do_step(struct agent_state *s, const struct step *st, int child_sock
 	memset(r, 0, sizeof(*r));
 	if (st->fd[0] && st->op != OP_OPEN) {
 		f = afd_find(s, st->fd);
-		if (!f || (f->fd < 0 && st->op != OP_MSYNC && st->op != OP_STORE && st->op != OP_MUNMAP)) {
+		if (!f || (f->fd < 0 && st->op != OP_MSYNC && st->op != OP_STORE && st->op != OP_LOAD &&
+			    st->op != OP_MUNMAP)) {
 			r->ret = -1;
 			r->err = EBADF;
 			return;
@@ -234,6 +244,26 @@ static void do_step(struct agent_state *s, const struct step *st, int child_sock
 			r->ret = -1;
 			r->err = EFAULT;	/* SIGBUS: the page is beyond EOF or unbacked */
 		}
+		return;
+	case OP_LOAD:
+		if (!f->map || (size_t)(st->offset + st->size) > f->maplen) {
+			r->ret = -1;
+			r->err = f->map ? ERANGE : EBADF;
+			return;
+		}
+		buf = pattern_buf((size_t)st->size, 0);
+		if (!buf) {
+			r->ret = -1;
+			r->err = ENOMEM;
+			return;
+		}
+		if (load(f->map, st, buf)) {
+			r->ret = -1;
+			r->err = EFAULT;	/* SIGBUS, as for a store */
+		} else if (st->has_content) {
+			r->content = classify(buf, (size_t)st->size, st);
+		}
+		free(buf);
 		return;
 	case OP_MSYNC:
 		if (!f->map) {

@@ -180,6 +180,27 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* a dax instance's file must really be DAX (STATX_ATTR_DAX, since 5.8):
+ * xfs mounts -o dax=always on a device without DAX and falls back to the
+ * page cache, which would make every DAX result a page-cache one */
+static int dax_in_effect(struct run *r, const struct step *st, struct step_result *sr)
+{
+	char path[PATH_LEN * 2];
+	struct statx sx;
+
+	snprintf(path, sizeof(path), "%s/%s", r->cfg->mnt, st->path);
+	if (statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &sx)) {
+		add_msg(sr->msg, sizeof(sr->msg), "statx %s: %s", st->path, strerror(errno));
+		return 0;
+	}
+	if (!S_ISREG(sx.stx_mode) || ((sx.stx_attributes_mask & STATX_ATTR_DAX) &&
+				      (sx.stx_attributes & STATX_ATTR_DAX)))
+		return 1;
+	add_msg(sr->msg, sizeof(sr->msg), "%s is not DAX (STATX_ATTR_DAX clear): the page cache is in the way",
+		st->path);
+	return 0;
+}
+
 /* the ops the op table gives to the runner itself */
 static int run_runner_op(struct run *r, const struct step *st, struct step_result *sr)
 {
@@ -225,6 +246,11 @@ static int run_runner_op(struct run *r, const struct step *st, struct step_resul
 	case OP_CLEAR_FAULTS:
 		if (faults_clear(&r->fl))
 			sr->err = EINVAL;
+		return 0;
+	case OP_BADBLOCKS:
+		rc = stack_badblocks(&r->st, st->path, (uint64_t)st->offset, (uint64_t)st->size,
+				     sr->msg, sizeof(sr->msg));
+		sr->err = rc < 0 ? -rc : 0;
 		return 0;
 	default:
 		add_msg(sr->msg, sizeof(sr->msg), "op %s is no runner op", op_names[st->op]);
@@ -445,6 +471,13 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		free(r);
 		return 0;
 	}
+	if (sc->dax && !cfg->pmem) {
+		snprintf(res->reason, sizeof(res->reason),
+			 "no persistent memory in this guest (qemu/run-guest --pmem, $WBERR_PMEM)");
+		res->verdict = R_SKIP;
+		free(r);
+		return 0;
+	}
 	if (sc->prog) {
 		free(r);
 		return program_run(cfg, inst, res);
@@ -458,7 +491,7 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	r->sc = sc;
 	r->res = res;
 	r->fs = inst->fs;
-	r->st = (struct stack){ .dmname = cfg->dmname, .disk = cfg->disk, .mnt = cfg->mnt,
+	r->st = (struct stack){ .dmname = cfg->dmname, .disk = sc->dax ? cfg->pmem : cfg->disk, .mnt = cfg->mnt,
 				.seed = cfg->seed, .sc = sc, .fs = inst->fs,
 				.data_mode = inst->data_mode };
 	if (faults_init(&r->fl, cfg->dmname)) {
@@ -659,6 +692,10 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 			add_msg(sr->msg, sizeof(sr->msg), "%s", v.msg);
 		if (st->has_content && !sr->err)
 			judge_content(judged, r->fs, sr);
+		if ((st->op == OP_LOAD || st->op == OP_STORE) && sr->err == EFAULT)
+			add_msg(sr->msg, sizeof(sr->msg), "SIGBUS");
+		if (sc->dax && st->op == OP_OPEN && !sr->err && st->path[0] != '@' && !dax_in_effect(r, st, sr))
+			sr->pass = 0;
 		if (sr->err && pred.valid && pred.err && pred.inode >= 0) {
 			int k = r->in[pred.inode].last_log - 1;
 

@@ -35,6 +35,8 @@ static void usage(FILE *f)
 		"  --results DIR     write summary.txt, results.json, errno-fidelity.{md,csv},\n"
 		"                    programs/<id>/ and content-after-failure.{md,csv} there\n"
 		"  --disk DEV        scratch disk (default: first of $WBERR_DISKS)\n"
+		"  --pmem DEV        fsdax persistent memory for 'dax: true' scenarios\n"
+		"                    (default $WBERR_PMEM; without one they are skipped)\n"
 		"  --mnt DIR         mount point (default /mnt/wberr)\n"
 		"  --tracefs DIR     tracefs root (default /sys/kernel/tracing; 'none' disables)\n"
 		"  --evidence DIR    record what each instance's cross-checks judged in\n"
@@ -54,6 +56,7 @@ int main(int argc, char **argv)
 		{ "filter", required_argument, NULL, 'f' }, { "seed", required_argument, NULL, 's' },
 		{ "results", required_argument, NULL, 'r' },
 		{ "disk", required_argument, NULL, 'd' }, { "mnt", required_argument, NULL, 'm' },
+		{ "pmem", required_argument, NULL, 'p' },
 		{ "tracefs", required_argument, NULL, 't' }, { "verbose", no_argument, NULL, 'v' },
 		{ "evidence", required_argument, NULL, 'e' },
 		{ "evidence-failed", required_argument, NULL, 'E' },
@@ -73,7 +76,7 @@ int main(int argc, char **argv)
 	struct inst_result *res;
 	char err[2048], diskbuf[256];
 
-	while ((c = getopt_long(argc, argv, "lcf:s:r:d:m:t:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "lcf:s:r:d:p:m:t:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l': list = 1; break;
 		case 'c': check = 1; break;
@@ -100,6 +103,7 @@ int main(int argc, char **argv)
 		case 's': cfg.seed = strtoull(optarg, NULL, 0); break;
 		case 'r': results = optarg; cfg.results = optarg; break;
 		case 'd': cfg.disk = optarg; break;
+		case 'p': cfg.pmem = optarg; break;
 		case 'm': cfg.mnt = optarg; break;
 		case 't': cfg.tracefs = strcmp(optarg, "none") ? optarg : NULL; break;
 		case 'v': cfg.verbose = sys_verbose = 1; break;
@@ -154,6 +158,8 @@ int main(int argc, char **argv)
 		diskbuf[strcspn(diskbuf, " ")] = 0;
 		cfg.disk = diskbuf;
 	}
+	if (!cfg.pmem && getenv("WBERR_PMEM") && *getenv("WBERR_PMEM"))
+		cfg.pmem = getenv("WBERR_PMEM");
 	signal(SIGPIPE, SIG_IGN);
 	/* only the scenario's own writeback (lib/c/wb_sys.h says why) */
 	if (wb_flusher_hold())

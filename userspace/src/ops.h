@@ -31,6 +31,7 @@
 	X(PREAD,           "pread",           "*fd offset *size content expect_content",                    AGENT,  SYNC_NO,    NULL, flags,                  NULL) \
 	X(MMAP,            "mmap",            "*fd offset *size",                                           AGENT,  SYNC_NO,    NULL, flags,                  or_hook_mmap) \
 	X(STORE,           "store",           "*fd offset *size pattern",                                   AGENT,  SYNC_NO,    NULL, flags,                  NULL) \
+	X(LOAD,            "load",            "*fd offset *size content expect_content",                    AGENT,  SYNC_NO,    NULL, flags,                  NULL) \
 	X(MSYNC,           "msync",           "*fd flags",                                                  AGENT,  SYNC_YES,   wb_msync_flag_names, flags,   NULL) \
 	X(MUNMAP,          "munmap",          "*fd",                                                        AGENT,  SYNC_NO,    NULL, flags,                  or_hook_munmap) \
 	X(TRUNCATE,        "truncate",        "*fd *size",                                                  AGENT,  SYNC_NO,    NULL, flags,                  NULL) \
@@ -47,7 +48,8 @@
 	X(FAULT,           "fault",           "id *ops *status sectors file skip count every prob action bio_flags split", RUNNER, SYNC_NO, NULL, flags,          NULL) \
 	X(UNFAULT,         "unfault",         "*id",                                                        RUNNER, SYNC_NO,    NULL, flags,                  NULL) \
 	X(CLEAR_FAULTS,    "clear_faults",    "",                                                           RUNNER, SYNC_NO,    NULL, flags,                  NULL) \
-	X(SLEEP,           "sleep",           "*ms",                                                        RUNNER, SYNC_NO,    NULL, flags,                  NULL)
+	X(SLEEP,           "sleep",           "*ms",                                                        RUNNER, SYNC_NO,    NULL, flags,                  NULL) \
+	X(BADBLOCKS,       "badblocks",       "*path offset *size",                                         RUNNER, SYNC_NO,    NULL, flags,                  NULL)
 
 #define WBERR_OP_ENUM(e, ...) OP_##e,
 enum op_kind { WBERR_OPS(WBERR_OP_ENUM) OP__N };

@@ -811,6 +811,8 @@ static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st, int defau
 	}
 	if (st->op == OP_FAULT && st->fault.file[0] && st->fault.has_sectors)
 		return perr(c, n, "a fault takes 'file' or 'sectors', not both");
+	if (st->op == OP_BADBLOCKS && (st->path[0] == '@' || st->offset % 512 || st->size % 512 || !st->size))
+		return perr(c, n, "badblocks marks whole sectors of a file: a path in the mount, offset and size multiples of 512, size > 0");
 	if (st->op == OP_SYNC_FILE_RANGE && !st->flags)
 		return perr(c, n, "sync_file_range needs at least one flag");
 	if (st->op == OP_OPEN && !(st->oflags & (O_WRONLY | O_RDWR)) && (st->oflags & O_TRUNC))
@@ -1132,12 +1134,12 @@ static int parse_program(struct pctx *c, yaml_node_t *n, struct program *pg)
 
 static const char *const scenario_keys[] = {
 	"name", "description", "guarantee", "fs", "data_mode", "mkfs_options",
-	"mount_options", "size_mb", "stack", "oracle", "fidelity", "matrix", "steps", "program", NULL
+	"mount_options", "size_mb", "stack", "dax", "oracle", "fidelity", "matrix", "steps", "program", NULL
 };
 
 static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 {
-	yaml_node_t *steps = NULL, *dmnode = NULL, *prog = NULL;
+	yaml_node_t *steps = NULL, *dmnode = NULL, *prog = NULL, *daxnode = NULL;
 	int have_name = 0, have_fs = 0;
 
 	memset(sc, 0, sizeof(*sc));
@@ -1211,6 +1213,10 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 
 			if (get_enum(c, v, st, 2, &sc->lvm))
 				return -1;
+		} else if (!strcmp(ks, "dax")) {
+			if (get_bool(c, v, &sc->dax))
+				return -1;
+			daxnode = v;
 		} else if (!strcmp(ks, "oracle")) {
 			if (get_bool(c, v, &sc->oracle))
 				return -1;
@@ -1236,6 +1242,19 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 
 		(void)old;
 		return perr(c, dmnode, "data_mode applies to ext4 only");
+	}
+	if (sc->dax) {
+		size_t old = path_push(c, "%sdax", c->path[0] ? "." : "");
+
+		if (sc->fs_mask & ~((1u << FS_EXT4) | (1u << FS_XFS)))
+			return perr(c, daxnode, "dax runs on ext4 and xfs (btrfs has no DAX; raw is the block device, not a mapping of pmem)");
+		if (sc->lvm)
+			return perr(c, daxnode, "dax does not stack on lvm (the scenario's device is the pmem under dm-wberr)");
+		if (sc->data_modes != 1u << DM_DEFAULT)
+			return perr(c, daxnode, "dax takes no data_mode (ext4 refuses dax with data=journal)");
+		if (prog)
+			return perr(c, daxnode, "dax applies to steps, not to a program");
+		path_pop(c, old);
 	}
 	{
 		const char *slash = strrchr(c->file, '/');
@@ -1286,6 +1305,9 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 			    !sc->matrix_status)
 				return perr(c, node(c, steps->data.sequence.items.start[i]),
 					    "status $status needs a 'matrix: {status: ...}' in the scenario");
+			if (sc->steps[i].op == OP_BADBLOCKS && !sc->dax)
+				return perr(c, node(c, steps->data.sequence.items.start[i]),
+					    "badblocks needs 'dax: true' (they are the persistent memory's own list)");
 			for (int f = 0; f < FS__N; f++)
 				if (sc->steps[i].expect.err[f] == -2 && !sc->matrix_status)
 					return perr(c, node(c, steps->data.sequence.items.start[i]),

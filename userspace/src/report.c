@@ -82,6 +82,7 @@ void report_tap_result(FILE *out, int idx, const struct inst_result *r)
 
 struct gline {
 	int fs;
+	int dax;		/* the guarantee on DAX (a dax: true scenario) */
 	char guarantee[128];
 	int pass, fail, skip;
 };
@@ -195,11 +196,26 @@ static void report_header(FILE *out, const char *prefix, const struct run_info *
 	}
 }
 
+/* "[holds] (2/2)": one cell of the summary */
+static void guarantee_cell(char *buf, size_t len, const struct gline *g)
+{
+	if (!g)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "[%s] (%d/%d)", g->fail ? "FAILS" : g->pass ? "holds" : "skipped",
+			 g->pass, g->pass + g->fail);
+}
+
+/*
+ * Per filesystem, one line per guarantee.  When the run has DAX instances
+ * (scenarios with dax: true), each line has two columns, the page cache
+ * and DAX, since the same guarantee can hold on one and not the other.
+ */
 void report_summary(FILE *out, const char *prefix, const struct run_info *ri,
 		    const struct inst_result *rs, int n)
 {
 	struct gline *g = calloc((size_t)n + 1, sizeof(*g));
-	int ng = 0, pass = 0, fail = 0, skip = 0;
+	int ng = 0, pass = 0, fail = 0, skip = 0, anydax = 0, width = 0;
 
 	report_header(out, prefix, ri, rs, n);
 	fprintf(out, "%s\n", prefix);
@@ -210,32 +226,62 @@ void report_summary(FILE *out, const char *prefix, const struct run_info *ri,
 		int k;
 
 		for (k = 0; k < ng; k++)
-			if (g[k].fs == rs[i].inst->fs && !strcmp(g[k].guarantee, gu))
+			if (g[k].fs == rs[i].inst->fs && g[k].dax == sc->dax && !strcmp(g[k].guarantee, gu))
 				break;
 		if (k == ng) {
 			g[ng].fs = rs[i].inst->fs;
+			g[ng].dax = sc->dax;
 			snprintf(g[ng].guarantee, sizeof(g[ng].guarantee), "%s", gu);
+			if ((int)strlen(g[ng].guarantee) > width)
+				width = (int)strlen(g[ng].guarantee);
 			ng++;
 		}
+		anydax |= sc->dax;
 		switch (rs[i].verdict) {
 		case R_PASS: g[k].pass++; pass++; break;
 		case R_FAIL: g[k].fail++; fail++; break;
 		default: g[k].skip++; skip++; break;
 		}
 	}
-	fprintf(out, "%sSummary: which guarantees hold on this kernel, per filesystem\n", prefix);
+	fprintf(out, "%sSummary: which guarantees hold on this kernel, per filesystem%s\n", prefix,
+		anydax ? " (page cache | DAX)" : "");
 	for (int fs = 0; fs < FS__N; fs++) {
 		int any = 0;
 
 		for (int k = 0; k < ng; k++) {
+			char cell[2][48];
+			const struct gline *col[2] = { NULL, NULL };
+			int seen = 0;
+
 			if (g[k].fs != fs)
 				continue;
-			if (!any)
+			if (!any && anydax) {
+				char title[16];
+
+				snprintf(title, sizeof(title), "%s:", fs_names[fs]);
+				fprintf(out, "%s\n%s%-*s  %-18s %s\n", prefix, prefix, width + 2,
+					title, "page cache", "DAX");
+			}
+			else if (!any)
 				fprintf(out, "%s\n%s%s:\n", prefix, prefix, fs_names[fs]);
 			any = 1;
-			fprintf(out, "%s  [%s] %s (%d/%d)\n", prefix,
-				g[k].fail ? "FAILS" : g[k].pass ? "holds" : "skipped", g[k].guarantee,
-				g[k].pass, g[k].pass + g[k].fail);
+			if (!anydax) {
+				fprintf(out, "%s  [%s] %s (%d/%d)\n", prefix,
+					g[k].fail ? "FAILS" : g[k].pass ? "holds" : "skipped", g[k].guarantee,
+					g[k].pass, g[k].pass + g[k].fail);
+				continue;
+			}
+			/* one line per guarantee, at its first group */
+			for (int j = 0; j < k; j++)
+				seen |= g[j].fs == fs && !strcmp(g[j].guarantee, g[k].guarantee);
+			if (seen)
+				continue;
+			for (int j = k; j < ng; j++)
+				if (g[j].fs == fs && !strcmp(g[j].guarantee, g[k].guarantee))
+					col[g[j].dax] = &g[j];
+			guarantee_cell(cell[0], sizeof(cell[0]), col[0]);
+			guarantee_cell(cell[1], sizeof(cell[1]), col[1]);
+			fprintf(out, "%s  %-*s  %-18s %s\n", prefix, width, g[k].guarantee, cell[0], cell[1]);
 		}
 	}
 	fprintf(out, "%s\n%s%d passed, %d failed, %d skipped\n", prefix, prefix, pass, fail, skip);

@@ -146,6 +146,7 @@ struct scenario {
 	int has_mount_opts_fs;
 	unsigned size_mb;
 	int lvm;		/* stack an LVM LV over the wberr device */
+	int dax;		/* on the guest's pmem (fsdax), mounted -o dax=always */
 	int oracle;		/* 1 = check every sync result against errseq */
 	int fidelity;		/* 1 = contributes to the errno-fidelity table */
 	int matrix_status;	/* steps use "$status"; expand over statuses[] */

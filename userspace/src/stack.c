@@ -5,6 +5,7 @@
 #include "dm.h"
 #include "sys.h"
 #include "wb_fiemap.h"
+#include "wb_sys.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +25,8 @@ static void mount_opts(const struct stack *s, char *buf, size_t len)
 	if (s->fs == FS_EXT4 && s->data_mode != DM_DEFAULT)
 		snprintf(buf, len, "data=%s%s%.400s", data_mode_names[s->data_mode],
 			 mo[0] ? "," : "", mo);
+	else if (sc->dax)	/* ext4 refuses a device without DAX, xfs would fall back */
+		snprintf(buf, len, "dax=always%s%.400s", mo[0] ? "," : "", mo);
 	else
 		snprintf(buf, len, "%.500s", mo);
 }
@@ -62,6 +65,71 @@ int stack_read_statuses(const char *dmname, const char *disk, struct wb_kernel *
 	return rc;
 }
 
+static const char *disk_name(const char *dev)
+{
+	const char *b = strrchr(dev, '/');
+
+	return b ? b + 1 : dev;
+}
+
+/* the pmem's badblocks list is empty: 1, else 0 with what it holds */
+static int pmem_clean(const char *disk, char *reason, size_t rlen)
+{
+	char path[300], buf[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/badblocks", disk_name(disk));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(reason, rlen, "%s: %s (is %s a pmem?)", path, strerror(errno), disk);
+		return 0;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n == 0)
+		return 1;
+	buf[n > 0 ? n : 0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	snprintf(reason, rlen, "%s still lists bad sectors (%s...): the last instance's were not dropped",
+		 path, buf);
+	return 0;
+}
+
+/*
+ * Drop the badblocks an instance set.  Nothing in sysfs removes one
+ * (badblocks_store() only sets), and clearing through the platform needs
+ * the NFIT's Clear Uncorrectable Error, which QEMU's root _DSM does not
+ * implement (function 0 only).  But the list belongs to the driver's
+ * instance: pmem_attach_disk() makes a new one and fills it from the
+ * region's ARS results (none here), so unbinding and binding the fsdax
+ * device (the disk's parent, e.g. pfn0.0) empties it; the data stay.
+ */
+static int pmem_rebind(const char *disk, char *reason, size_t rlen)
+{
+	char link[300], target[300], dev[64];
+	const char *base;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/block/%s/device", disk_name(disk));
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0) {
+		snprintf(reason, rlen, "%s: %s", link, n < 0 ? strerror(errno) : "empty");
+		return -1;
+	}
+	target[n] = 0;
+	base = strrchr(target, '/');
+	snprintf(dev, sizeof(dev), "%.63s", base ? base + 1 : target);
+	if (wb_write_file("/sys/bus/nd/drivers/nd_pmem/unbind", dev) ||
+	    wb_write_file("/sys/bus/nd/drivers/nd_pmem/bind", dev)) {
+		snprintf(reason, rlen, "rebinding %s to nd_pmem: %s", dev, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < 100 && access(disk, F_OK); i++)
+		usleep(10000);
+	return pmem_clean(disk, reason, rlen) ? 0 : -1;
+}
+
 int stack_setup(struct stack *s, char *reason, size_t rlen)
 {
 	char out[4096];
@@ -70,6 +138,9 @@ int stack_setup(struct stack *s, char *reason, size_t rlen)
 	int rc;
 
 	snprintf(s->wdev, sizeof(s->wdev), "/dev/mapper/%s", s->dmname);
+	/* an earlier instance's bad sectors would fail this one's mkfs */
+	if (s->sc->dax && !pmem_clean(s->disk, reason, rlen))
+		return -1;
 	if (dm_create(s->dmname, s->disk, sectors, s->seed, out, sizeof(out))) {
 		snprintf(reason, rlen, "cannot create the dm-wberr device: %.900s", out);
 		return -1;
@@ -111,7 +182,12 @@ int stack_setup(struct stack *s, char *reason, size_t rlen)
 		}
 	}
 	switch (s->fs) {
-	case FS_EXT4: mkfs = "mkfs.ext4 -F -q -E lazy_itable_init=0,lazy_journal_init=0"; break;
+	case FS_EXT4:
+		/* DAX needs the page size as block size, and mke2fs makes 1k
+		 * blocks on a "small" (< 512 MiB) file system */
+		mkfs = s->sc->dax ? "mkfs.ext4 -F -q -b 4096 -E lazy_itable_init=0,lazy_journal_init=0"
+				  : "mkfs.ext4 -F -q -E lazy_itable_init=0,lazy_journal_init=0";
+		break;
 	case FS_EXT2: mkfs = "mkfs.ext2 -F -q -E lazy_itable_init=0"; break;
 	case FS_XFS: mkfs = "mkfs.xfs -f -q"; break;
 	case FS_BTRFS: mkfs = "mkfs.btrfs -f -q"; break;
@@ -188,6 +264,13 @@ void stack_teardown(struct stack *s)
 	if (s->created)
 		dm_remove(s->dmname);
 	s->created = 0;
+	if (s->poisoned) {
+		char why[512];
+
+		if (pmem_rebind(s->disk, why, sizeof(why)))
+			fprintf(stderr, "wberr-run: cannot drop the bad sectors of %s: %s\n", s->disk, why);
+		s->poisoned = 0;
+	}
 }
 
 /* FIEMAP the file's allocated extents, in sectors of the wberr device */
@@ -216,3 +299,63 @@ int stack_fiemap(const struct stack *s, const char *rel, struct ext *out, int ma
 	return n;
 }
 
+
+/*
+ * Mark [@off, @off + @len) of @rel bad on the pmem under the wberr device:
+ * its extents (FIEMAP) become "sector count" lines written to
+ * /sys/block/<pmem>/badblocks (block/genhd.c disk_badblocks_store()), the
+ * list pmem checks on every access: bio reads fail with BLK_STS_IOERR and
+ * dax_direct_access() returns -EHWPOISON.  The wberr table maps sector s
+ * to the pmem's sector s.  0 or -errno, what was marked in @msg.
+ */
+int stack_badblocks(struct stack *s, const char *rel, uint64_t off, uint64_t len,
+		    char *msg, size_t mlen)
+{
+	char path[PATH_LEN * 2], sysfs[300], line[64];
+	struct wb_extent fe[MAX_EXT];
+	const char *name = strrchr(s->disk, '/');
+	uint64_t lo = off / 512, hi = (off + len) / 512, marked = 0;	/* [lo, hi) file sectors */
+	int fd, nfe, complete, rc = 0;
+	size_t used = 0;
+
+	snprintf(sysfs, sizeof(sysfs), "/sys/block/%s/badblocks", name ? name + 1 : s->disk);
+	snprintf(path, sizeof(path), "%s/%s", s->mnt, rel);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	nfe = wb_fiemap(fd, 1, fe, MAX_EXT, &complete);
+	close(fd);
+	if (nfe < 0)
+		return nfe;
+	msg[0] = 0;
+	for (int i = 0; i < nfe && !rc; i++) {
+		uint64_t a = fe[i].logical, b = fe[i].logical + (fe[i].last - fe[i].first + 1);
+
+		if (fe[i].flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC | FIEMAP_EXTENT_DATA_INLINE))
+			continue;
+		if (a < lo)
+			a = lo;
+		if (b > hi)
+			b = hi;
+		if (a >= b)
+			continue;
+		snprintf(line, sizeof(line), "%llu %llu",
+			 (unsigned long long)(fe[i].first + (a - fe[i].logical) + s->dev_offset),
+			 (unsigned long long)(b - a));
+		if (wb_write_file(sysfs, line))
+			rc = -errno;
+		else
+			marked += b - a;
+		s->poisoned |= !rc;
+		if (used < mlen)
+			used += (size_t)snprintf(msg + used, mlen - used, "%s%s %s", used ? ", " : "",
+						 sysfs + 11, line);
+	}
+	if (!rc && marked != hi - lo) {
+		if (used < mlen)
+			snprintf(msg + used, mlen - used, "%sonly %llu of %llu sectors are allocated",
+				 used ? "; " : "", (unsigned long long)marked, (unsigned long long)(hi - lo));
+		rc = -ENXIO;
+	}
+	return rc;
+}

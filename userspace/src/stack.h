@@ -32,6 +32,7 @@ struct stack {
 	char dev[256];		/* what the filesystem sits on */
 	uint64_t dev_offset;	/* sectors of dev inside wdev */
 	int mounted, created;
+	int poisoned;		/* badblocks set on the pmem: teardown drops them */
 };
 
 /* create, stack, mkfs and mount; clears dm-wberr's rules and log at the
@@ -50,10 +51,15 @@ int stack_cycle(struct stack *s, char *reason, size_t rlen);
  * the reason in @err */
 int stack_read_statuses(const char *dmname, const char *disk, struct wb_kernel *k,
 			char *err, size_t errlen);
-/* unmount (sync first, lazily if busy), remove the LV and the device */
+/* unmount (sync first, lazily if busy), remove the LV and the device;
+ * on a pmem with badblocks set, rebind it to drop them */
 void stack_teardown(struct stack *s);
 /* the allocated extents of @rel (relative to the mount point), in sectors
  * of the wberr device; the number found or -errno */
 int stack_fiemap(const struct stack *s, const char *rel, struct ext *out, int max);
+/* mark bytes [@off, @off+@len) of @rel bad on the pmem below (a dax
+ * instance); 0 or -errno (-ENXIO: part of the range has no blocks) */
+int stack_badblocks(struct stack *s, const char *rel, uint64_t off, uint64_t len,
+		    char *msg, size_t mlen);
 
 #endif

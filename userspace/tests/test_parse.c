@@ -147,8 +147,8 @@ static void test_refusals(void)
 		"t.yaml:4:24: steps[0].fd: duplicate key", "a duplicate key");
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsnc, fd: a}\n",
 		"t.yaml:4:10: steps[0].op: unknown value \"fsnc\" (expected one of: open, close, dup, reopen, fork, exit, "
-		"write, pwrite, pread, mmap, store, msync, munmap, truncate, fallocate, unlink, fsync, fdatasync, syncfs, "
-		"sync_file_range, sync, drop_caches, umount, mount, fault, unfault, clear_faults, sleep)",
+		"write, pwrite, pread, mmap, store, load, msync, munmap, truncate, fallocate, unlink, fsync, fdatasync, syncfs, "
+		"sync_file_range, sync, drop_caches, umount, mount, fault, unfault, clear_faults, sleep, badblocks)",
 		"an unknown op");
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fault, ops: write, status: ioerr, sectors: 10-5}\n",
 		"t.yaml:4:53: steps[0].sectors: empty sector range \"10-5\" (last < first)", "an empty range");
@@ -356,8 +356,40 @@ static void test_program(void)
 		"t.yaml:3:10: program: a program needs a file system, not raw", "raw");
 }
 
+static void test_dax(void)
+{
+	struct scenario_set set = { 0 };
+
+	is_int(0, parse("name: d\nfs: [ext4, xfs]\ndax: true\nsteps:\n"
+			"  - {op: open, fd: a, path: f, flags: [O_RDWR, O_CREAT]}\n"
+			"  - {op: badblocks, path: f, offset: 4k, size: 4k}\n"
+			"  - {op: mmap, fd: a, size: 8k}\n"
+			"  - {op: load, fd: a, offset: 4k, size: 4k, content: {new: 1, old: 2}, expect_content: new}\n",
+			&set), "a dax scenario with badblocks and a load parses (%s)", err);
+	if (set.n == 1) {
+		is_int(1, set.v[0].dax, "dax set");
+		is_int(OP_BADBLOCKS, set.v[0].steps[1].op, "badblocks op");
+		is_int(4096, (int)set.v[0].steps[1].offset, "badblocks offset");
+		is_int(OP_LOAD, set.v[0].steps[3].op, "load op");
+		is_int(CONTENT_NEW, set.v[0].steps[3].expect_content[FS_XFS], "a load's content is judged");
+	}
+	scenario_set_free(&set);
+	refuses("name: x\nfs: [ext4, btrfs]\ndax: true\nsteps: [{op: sync}]\n",
+		"t.yaml:3:6: dax: dax runs on ext4 and xfs (btrfs has no DAX; raw is the block device, not a mapping of pmem)",
+		"dax on btrfs");
+	refuses("name: x\nfs: ext4\ndax: true\ndata_mode: journal\nsteps: [{op: sync}]\n",
+		"t.yaml:3:6: dax: dax takes no data_mode (ext4 refuses dax with data=journal)", "dax with a data mode");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: badblocks, path: f, size: 4k}\n",
+		"t.yaml:4:5: steps[0]: badblocks needs 'dax: true' (they are the persistent memory's own list)",
+		"badblocks without dax");
+	refuses("name: x\nfs: ext4\ndax: true\nsteps:\n  - {op: badblocks, path: f, offset: 100, size: 4k}\n",
+		"t.yaml:5:5: steps[0]: badblocks marks whole sectors of a file: a path in the mount, offset and size "
+		"multiples of 512, size > 0", "badblocks off a sector boundary");
+}
+
 int main(void)
 {
+	test_dax();
 	test_program();
 	test_content_and_data_modes();
 	test_per_fs_options_and_records();

@@ -178,8 +178,41 @@ static void test_content(const char *dir)
 	unlink(path);
 }
 
+/* with DAX instances, each guarantee has a page-cache and a DAX cell */
+static void test_dax_column(void)
+{
+	struct step st[1] = { { .op = OP_FSYNC, .fd = "a" } };
+	struct scenario pc = { .name = "p", .guarantee = "no error is lost", .file = "p.yaml", .nsteps = 1, .steps = st };
+	struct scenario dx = { .name = "d", .guarantee = "no error is lost", .file = "d.yaml", .dax = 1,
+			       .nsteps = 1, .steps = st };
+	struct scenario dm = { .name = "m", .guarantee = "media errors show at access", .file = "m.yaml", .dax = 1,
+			       .nsteps = 1, .steps = st };
+	struct instance in[4] = { { .sc = &pc, .fs = FS_EXT4, .id = "ext4/p" },
+				  { .sc = &dx, .fs = FS_EXT4, .id = "ext4/d" },
+				  { .sc = &dm, .fs = FS_EXT4, .id = "ext4/m" },
+				  { .sc = &dm, .fs = FS_XFS, .id = "xfs/m" } };
+	struct step_result sr[1] = { { .ran = 1, .pass = 1 } };
+	struct inst_result r[4] = { { .inst = &in[0], .verdict = R_PASS, .nsteps = 1, .steps = sr },
+				    { .inst = &in[1], .verdict = R_FAIL, .nsteps = 1, .steps = sr },
+				    { .inst = &in[2], .verdict = R_PASS, .nsteps = 1, .steps = sr },
+				    { .inst = &in[3], .verdict = R_SKIP, .nsteps = 1, .steps = sr } };
+	struct run_info ri = { .kernel = "6.12.118-test" };
+	char *s = summary_of("", &ri, r, 4);
+
+	ok(strstr(s, "per filesystem (page cache | DAX)\n") != NULL, "the title names the two columns");
+	ok(strstr(s, "\next4:                          page cache         DAX\n"
+		     "  no error is lost             [holds] (1/1)      [FAILS] (0/1)\n"
+		     "  media errors show at access  -                  [holds] (1/1)\n") != NULL,
+	   "ext4: one line per guarantee, a cell per column, '-' where none ran");
+	ok(strstr(s, "\nxfs:                           page cache         DAX\n"
+		     "  media errors show at access  -                  [skipped] (0/0)\n") != NULL,
+	   "xfs: a skipped DAX instance keeps its cell");
+	free(s);
+}
+
 int main(void)
 {
+	test_dax_column();
 	struct step steps[2] = { { .op = OP_FSYNC, .fd = "a" }, { .op = OP_FSYNC, .fd = "b", .label = "buffered-fsync" } };
 	struct scenario sc = { .name = "s", .guarantee = "exactly once", .file = "x.yaml", .line = 3,
 			       .fidelity = 1, .nsteps = 2, .steps = steps };
