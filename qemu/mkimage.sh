@@ -129,10 +129,11 @@ fi
 # A Debian kernel's own modules: what our config builds in and the suites
 # use, in load order (crc32c_generic first: ext4, xfs and btrfs ask the
 # crypto API for crc32c, which modules.dep does not show, and QEMU's TCG
-# CPU has no SSE4.2 for crc32c-intel).  A name the kernel builds in or
+# CPU has no SSE4.2 for crc32c-intel; nfit and nd_pmem for run-guest
+# --pmem, the pfn (fsdax) code being part of libnvdimm).  A name the kernel builds in or
 # lacks (dm_dust on Debian) is noted and left out.
 debian_modules=(crc32c_generic virtio_pci virtio_blk dm_mod dm_flakey dm_dust dm_delay
-	loop null_blk ext4 xfs btrfs)
+	loop null_blk ext4 xfs btrfs nfit nd_pmem)
 if [ -n "$debdir" ]; then
 	step "stage the modules of $debdir"
 	rel=$(cat "$debdir/release")
