@@ -99,8 +99,8 @@ static int pmem_clean(const char *disk, char *reason, size_t rlen)
 /*
  * Drop the badblocks an instance set.  Nothing in sysfs removes one
  * (badblocks_store() only sets), and clearing through the platform needs
- * the NFIT's Clear Uncorrectable Error, which QEMU's root _DSM does not
- * implement (function 0 only).  But the list belongs to the driver's
+ * the NFIT's Clear Uncorrectable Error, which QEMU's nvdimm bus does not
+ * offer (ndbus0/nfit/dsm_mask is 0x0).  But the list belongs to the driver's
  * instance: pmem_attach_disk() makes a new one and fills it from the
  * region's ARS results (none here), so unbinding and binding the fsdax
  * device (the disk's parent, e.g. pfn0.0) empties it; the data stay.
