@@ -296,7 +296,7 @@ shell: image
 
 bench: image
 	@[ "$(KERNEL)" = patched ] || { echo "make bench: only KERNEL=patched for now (qemu/bench.sh takes a kernel tree)" >&2; exit 2; }
-	@$(TOP)/qemu/bench.sh --kernel-tree $(KTREE) --image $(IMAGE)
+	@$(TOP)/qemu/bench.sh --kernel-tree $(KTREE) --image $(IMAGE) $(PMEM_ARGS)
 
 clean:
 	rm -rf $(BUILD)

@@ -17,7 +17,10 @@
 # 3. boot: wall time of a guest that boots, runs `true` and powers off.
 # 4. scenarios: wall time of the default scenario suite (what `make run` runs).
 #
-#   qemu/bench.sh --kernel-tree DIR --image CPIO [--only icount,virtio,boot,scenarios]
+#   qemu/bench.sh --kernel-tree DIR --image CPIO [--only icount,virtio,boot,scenarios] [--pmem SIZE]
+#
+# --pmem SIZE gives the scenarios boot the persistent memory make run's has
+# (the Makefile passes its PMEM_ARGS), so that the DAX instances run too.
 #
 # Knobs (environment): BENCH_ROUNDS, BENCH_RUNTIME, BENCH_ENGINES for the
 # icount run; BENCH_VIRTIO_ROUNDS, BENCH_VIRTIO_RUNTIME, BENCH_VIRTIO_ENGINES,
@@ -32,12 +35,13 @@ vrounds=${BENCH_VIRTIO_ROUNDS:-5} vruntime=${BENCH_VIRTIO_RUNTIME:-5}
 vengines=${BENCH_VIRTIO_ENGINES:-psync,io_uring:16} vmb=${BENCH_VIRTIO_MB:-512}
 boots=${BENCH_BOOTS:-3}
 only=icount,virtio,boot,scenarios
-ktree= image=
+ktree= image= pmem=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel-tree) ktree=$2; shift 2 ;;
 	--image) image=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
+	--pmem) pmem=(--pmem "$2"); shift 2 ;;
 	*) die "unknown argument '$1'" 2 ;;
 	esac
 done
@@ -97,7 +101,7 @@ if wants scenarios; then
 	echo "[bench] 4/4 scenarios: the default suite (make run), timed"
 	t0=$(now)
 	rc=0
-	guest --results "$out/scenarios" --name bench-scenarios --suites default --timeout 3600 \
+	guest --results "$out/scenarios" --name bench-scenarios --suites default --timeout 3600 "${pmem[@]}" \
 		2>&1 | tee "$out/scenarios/run-guest.log" || rc=$?
 	{
 		echo "wall=$(elapsed "$t0") status=$rc accel=$(accel_of "$out/scenarios/run-guest.log")"

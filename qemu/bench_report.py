@@ -293,7 +293,36 @@ def scenarios_section(path):
              "", "| suite | exit | seconds in the guest |", "|---|---|---|"]
     for s in suites:
         lines.append(f"| {s['suite']} | {s['rc']} | {s['secs']:.1f} |")
+    phases = phase_breakdown(os.path.join(os.path.dirname(path), "results.json"))
+    if phases:
+        summary["phases"] = phases
+        n = phases["instances"]
+        lines += ["", f"Where the scenario library's time goes ({n} instances run, wberr-run's "
+                  "per-instance phases in results.json; `other` is starting the processes, tracefs "
+                  "and evidence):", "",
+                  "| phase | seconds | share | per instance |", "|---|---|---|---|"]
+        total = sum(phases["secs"].values()) or 1.0
+        for name, secs in phases["secs"].items():
+            lines.append(f"| {name} | {secs:.1f} | {100 * secs / total:.0f}% | {secs / max(n, 1):.2f} |")
+        lines.append(f"| all | {total:.1f} | 100% | {total / max(n, 1):.2f} |")
     return lines, summary
+
+
+def phase_breakdown(path):
+    """Seconds per phase summed over the instances that ran (results.json)."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        doc = json.load(f)
+    secs, n = {}, 0
+    for inst in doc.get("instances", []):
+        ph = inst.get("phases")
+        if not ph or inst.get("verdict") == "skip":
+            continue
+        n += 1
+        for name, v in ph.items():
+            secs[name] = secs.get(name, 0.0) + float(v)
+    return {"instances": n, "secs": secs} if n else None
 
 
 def main():

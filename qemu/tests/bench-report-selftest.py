@@ -57,6 +57,10 @@ def main():
               "boot 2 wall=6.0 init_uptime=2.2 accel=tcg\nboot 3 wall=5.0 init_uptime=2.1 accel=tcg\n")
         write(f"{bench}/scenarios/timing.txt", "wall=480.5 status=0 accel=tcg\n"
               "suite errseq-pipeline rc=0 secs=6.1\nsuite guest-scenarios rc=0 secs=458.9\n")
+        write(f"{bench}/scenarios/results.json", json.dumps({"instances": [
+            {"id": "ext4/a", "verdict": "pass", "phases": {"device": 0.5, "mkfs": 2.0, "steps": 1.0}},
+            {"id": "xfs/a", "verdict": "fail", "phases": {"device": 0.5, "mkfs": 1.0, "steps": 3.0}},
+            {"id": "btrfs/a", "verdict": "skip", "phases": {"device": 9.0, "mkfs": 9.0, "steps": 9.0}}]}))
         out = os.path.join(tmp, "out")
         rc, text = run(bench, out)
         check(rc == 0, "report exits 0 on good input", text[-300:])
@@ -80,6 +84,12 @@ def main():
               "boot wall time median [min-max]", str(doc["boot"]["wall_s"]))
         check(doc["scenarios"]["wall_s"] == 480.5 and len(doc["scenarios"]["suites"]) == 2,
               "scenario suite wall time and its suites", str(doc["scenarios"]))
+        ph = doc["scenarios"].get("phases", {})
+        check(ph.get("instances") == 2 and ph.get("secs") == {"device": 1.0, "mkfs": 3.0, "steps": 4.0},
+              "phases summed over the instances that ran (a skipped one left out)", str(ph))
+        md = open(os.path.join(out, "bench.md")).read()
+        check("| mkfs | 3.0 | 38% | 1.50 |" in md and "| all | 8.0 | 100% | 4.00 |" in md,
+              "bench.md: a row per phase with its share and mean, and the total", md[-600:])
         md = open(os.path.join(out, "bench.md")).read()
         check("0.980 [0.970-0.990]" in md, "bench.md shows the icount cell", "")
 

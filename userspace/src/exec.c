@@ -460,7 +460,9 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	int nev = 0, capev = 0, sb_trace = 0;
 	size_t capattr = 0;
 	struct evidence evd;
-	int evd_on = 0;
+	int evd_on = 0, rc_setup;
+	uint64_t loop_t0 = 0;
+	double t_td;
 
 	memset(res, 0, sizeof(*res));
 	res->inst = inst;
@@ -506,7 +508,11 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		res->verdict = R_FAIL;
 		goto out;
 	}
-	if (stack_setup(&r->st, res->reason, sizeof(res->reason))) {
+	rc_setup = stack_setup(&r->st, res->reason, sizeof(res->reason));
+	res->phase[PH_DEVICE] = r->st.secs_device;
+	res->phase[PH_MKFS] = r->st.secs_mkfs;
+	res->phase[PH_MOUNT] = r->st.secs_mount;
+	if (rc_setup) {
 		res->verdict = R_FAIL;
 		goto out;
 	}
@@ -549,9 +555,12 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 		if (cfg->tracefs)
 			mark_step(r, st, 'B', i);
 		t0 = now_ns();
+		if (!loop_t0)
+			loop_t0 = t0;
 		if (run_step(r, i, sr, &ar) < 0)
 			fatal = 1;
 		t1 = now_ns();
+		res->phase[PH_STEPS] += (double)(t1 - t0) / 1e9;
 		sr->ran = 1;
 		if (cfg->tracefs)
 			mark_step(r, st, 'E', i);
@@ -738,8 +747,13 @@ int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struc
 	}
 	if (fatal && res->verdict == R_PASS)
 		res->verdict = R_FAIL;
+	/* the fault log, the trace, the model and the cross-checks */
+	if (loop_t0)
+		res->phase[PH_CHECK] = (double)(now_ns() - loop_t0) / 1e9 - res->phase[PH_STEPS];
 out:
+	t_td = now_s();
 	teardown(r);
+	res->phase[PH_TEARDOWN] = now_s() - t_td;
 	if (evd_on && evidence_close(&evd, inst->id, fs_names[inst->fs], inst->status, cfg->seed,
 				     cfg->tracefs != NULL, sb_trace > 0))
 		fprintf(stderr, "wberr-run: evidence of %s in %s is incomplete\n", inst->id, evd.dir);
@@ -749,5 +763,10 @@ out:
 	faults_free(&r->fl);
 	free(r);
 	res->secs = now_s() - t0;
+	res->phase[PH_OTHER] = res->secs;
+	for (int p = 0; p < PH_OTHER; p++)
+		res->phase[PH_OTHER] -= res->phase[p];
+	if (res->phase[PH_OTHER] < 0)
+		res->phase[PH_OTHER] = 0;
 	return 0;
 }

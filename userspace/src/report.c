@@ -168,6 +168,20 @@ static void report_header(FILE *out, const char *prefix, const struct run_info *
 	fprintf(out, "%sSync results:  %d fd results checked against the model, %d of them returned an error\n",
 		prefix, checked, reported);
 	fprintf(out, "%sFaults:        %d injected (dm-wberr fault log entries)\n", prefix, faults);
+	{
+		/* where the time went, over every instance (skipped ones cost 0) */
+		double ph[PH__N] = { 0 }, total = 0;
+
+		for (int i = 0; i < n; i++)
+			for (int p = 0; p < PH__N; p++)
+				ph[p] += rs[i].phase[p];
+		for (int p = 0; p < PH__N; p++)
+			total += ph[p];
+		fprintf(out, "%sTime:          %.1f s in instances:", prefix, total);
+		for (int p = 0; p < PH__N; p++)
+			fprintf(out, "%s %s %.1f", p ? "," : "", phase_names[p], ph[p]);
+		fputc('\n', out);
+	}
 	if (!fail) {
 		fprintf(out, "%sViolations:    none\n", prefix);
 		return;
@@ -195,6 +209,10 @@ static void report_header(FILE *out, const char *prefix, const struct run_info *
 		shown++;
 	}
 }
+
+const char *const phase_names[PH__N] = {
+	"device", "mkfs", "mount", "steps", "check", "teardown", "other"
+};
 
 /* "[holds] (2/2)": one cell of the summary */
 static void guarantee_cell(char *buf, size_t len, const struct gline *g)
@@ -509,7 +527,10 @@ int report_json(const char *dir, const struct wb_kernel *k, const struct inst_re
 		fprintf(f, ", \"fidelity\": %s, \"verdict\": \"%s\", \"secs\": %.1f, \"reason\": ",
 			in->sc->fidelity ? "true" : "false", verdicts[r->verdict], r->secs);
 		wb_json_str(f, r->reason[0] ? r->reason : NULL);
-		fputs(",\n    \"steps\": ", f);
+		fputs(",\n    \"phases\": {", f);
+		for (int p = 0; p < PH__N; p++)
+			fprintf(f, "%s\"%s\": %.3f", p ? ", " : "", phase_names[p], r->phase[p]);
+		fputs("},\n    \"steps\": ", f);
 		json_steps(f, r);
 		fputc('}', f);
 	}

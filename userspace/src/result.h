@@ -30,6 +30,13 @@ struct inst_result {
 	int nreported;		/* of which returned an error */
 	int nfaults;		/* fault-log entries */
 	double secs;
+	/* where secs went (issue 18): see phase_names */
+	double phase[8];
 };
+
+/* the phases of an instance, in order; "other" is what none of them covers
+ * (starting the processes, tracefs set-up, evidence) */
+enum { PH_DEVICE, PH_MKFS, PH_MOUNT, PH_STEPS, PH_CHECK, PH_TEARDOWN, PH_OTHER, PH__N };
+extern const char *const phase_names[PH__N];
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/fiemap.h>
 
@@ -63,6 +64,14 @@ int stack_read_statuses(const char *dmname, const char *disk, struct wb_kernel *
 	rc = wb_kernel_read_statuses(k, dmname, err, errlen);
 	dm_remove(dmname);
 	return rc;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static const char *disk_name(const char *dev)
@@ -135,6 +144,7 @@ int stack_setup(struct stack *s, char *reason, size_t rlen)
 	char out[4096];
 	uint64_t sectors = (uint64_t)s->sc->size_mb * 2048;
 	const char *mkfs = NULL;
+	double t = mono_s();
 	int rc;
 
 	snprintf(s->wdev, sizeof(s->wdev), "/dev/mapper/%s", s->dmname);
@@ -192,14 +202,19 @@ int stack_setup(struct stack *s, char *reason, size_t rlen)
 	case FS_XFS: mkfs = "mkfs.xfs -f -q"; break;
 	case FS_BTRFS: mkfs = "mkfs.btrfs -f -q"; break;
 	}
+	s->secs_device = mono_s() - t;
 	if (mkfs) {
+		t = mono_s();
 		rc = run_cmd(out, sizeof(out), "%s %s %s", mkfs, s->sc->mkfs_opts, s->dev);
+		s->secs_mkfs = mono_s() - t;
 		if (rc) {
 			snprintf(reason, rlen, "mkfs failed (%d): %.900s", rc, out);
 			return -1;
 		}
 		mkdir(s->mnt, 0755);
+		t = mono_s();
 		rc = stack_mount(s);
+		s->secs_mount = mono_s() - t;
 		if (rc) {
 			snprintf(reason, rlen, "mount %s on %s: %s",
 				 s->dev, s->mnt, strerror(-rc));

@@ -33,6 +33,8 @@ struct stack {
 	uint64_t dev_offset;	/* sectors of dev inside wdev */
 	int mounted, created;
 	int poisoned;		/* badblocks set on the pmem: teardown drops them */
+	/* seconds stack_setup() spent: device (dm, lvm), mkfs, mount */
+	double secs_device, secs_mkfs, secs_mount;
 };
 
 /* create, stack, mkfs and mount; clears dm-wberr's rules and log at the

@@ -54,7 +54,8 @@ static void test_header(void)
 	/* the "medium" fault never ran: not a status that was tried */
 	struct step_result s2[3] = { { .ran = 1, .pass = 1 }, { .ran = 1, .pass = 1, .err = EIO }, { 0 } };
 	struct inst_result r[4] = {
-		{ .inst = &in[0], .verdict = R_PASS, .nsteps = 2, .steps = s0, .nchecked = 2, .nreported = 1, .nfaults = 3 },
+		{ .inst = &in[0], .verdict = R_PASS, .nsteps = 2, .steps = s0, .nchecked = 2, .nreported = 1, .nfaults = 3,
+		  .phase = { 1, 2, 0.5, 3, 1, 0.5, 0 } },
 		{ .inst = &in[1], .verdict = R_FAIL, .nsteps = 2, .steps = s1, .nchecked = 1, .nfaults = 1,
 		  .reason = "step 2 fsync a (m.yaml:9): returned 0\nexpected ENOSPC" },
 		{ .inst = &in[2], .verdict = R_PASS, .nsteps = 3, .steps = s2, .nchecked = 3, .nreported = 2, .nfaults = 2 },
@@ -78,13 +79,15 @@ static void test_header(void)
 		 "blk_status_t:  timeout, nospc, ioerr (3 of %zu)\n"
 		 "Sync results:  6 fd results checked against the model, 3 of them returned an error\n"
 		 "Faults:        6 injected (dm-wberr fault log entries)\n"
+		 "Time:          8.0 s in instances: device 1.0, mkfs 2.0, mount 0.5, steps 3.0, check 1.0, "
+		 "teardown 0.5, other 0.0\n"
 		 "Violations:    1 failed instance\n"
 		 "  xfs/m[nospc]: step 2 fsync a (m.yaml:9): returned 0 expected ENOSPC\n"
 		 "\n"
 		 "Summary: which guarantees hold on this kernel, per filesystem\n", wb_nr_statuses);
 	s = summary_of("", &ri, r, 4);
 	s[strnlen(s, strlen(want))] = 0;	/* the header and the section's title */
-	is_str(want, s, "header: kernel, scenarios, instances, file systems, statuses, counts, violation");
+	is_str(want, s, "header: kernel, scenarios, instances, file systems, statuses, counts, time per phase, violation");
 	free(s);
 	s = summary_of("", &ri, r, 4);
 	ok(strstr(s, "\next4:\n  [holds] m (1/1)\n  [holds] once (1/1)\n") != NULL, "per-filesystem section kept");
