@@ -32,6 +32,9 @@ static void usage(FILE *f)
 		"                    repeatable, and one GLOB may hold several separated by\n"
 		"                    commas or spaces (ids contain neither)\n"
 		"  --seed N          PRNG seed for the wberr table (default 1)\n"
+		"  --shard I/N       only the selected instances whose position k (0-based, in\n"
+		"                    --list order) has k %% N == I-1: N shards make the whole\n"
+		"                    selection, each instance in exactly one (make test SHARD=)\n"
 		"  --results DIR     write summary.txt, results.json, errno-fidelity.{md,csv},\n"
 		"                    programs/<id>/ and content-after-failure.{md,csv} there\n"
 		"  --disk DEV        scratch disk (default: first of $WBERR_DISKS)\n"
@@ -61,12 +64,13 @@ int main(int argc, char **argv)
 		{ "evidence", required_argument, NULL, 'e' },
 		{ "evidence-failed", required_argument, NULL, 'E' },
 		{ "replay", required_argument, NULL, 'R' },
+		{ "shard", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' }, { 0 }
 	};
 	struct exec_cfg cfg = { .mnt = "/mnt/wberr", .tracefs = "/sys/kernel/tracing",
 				.dmname = "wberr-run", .seed = 1 };
 	const char *filters[64], *results = NULL, *replay = NULL;
-	int evidence_failed = 0;
+	int evidence_failed = 0, shard_i = 1, shard_n = 1;
 	int nfilters = 0, list = 0, check = 0, c, ninst, nsel = 0, failed = 0;
 	struct scenario_set set = { 0 };
 	struct run_info ri = { 0 };
@@ -76,7 +80,7 @@ int main(int argc, char **argv)
 	struct inst_result *res;
 	char err[2048], diskbuf[256];
 
-	while ((c = getopt_long(argc, argv, "lcf:s:r:d:p:m:t:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "lcf:s:r:d:p:m:t:vhS:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l': list = 1; break;
 		case 'c': check = 1; break;
@@ -110,6 +114,17 @@ int main(int argc, char **argv)
 		case 'e': cfg.evidence = optarg; evidence_failed = 0; break;
 		case 'E': cfg.evidence = optarg; evidence_failed = 1; break;
 		case 'R': replay = optarg; break;
+		case 'S': {
+			char tail;
+
+			if (sscanf(optarg, "%d/%d%c", &shard_i, &shard_n, &tail) != 2 || shard_n < 1 ||
+			    shard_i < 1 || shard_i > shard_n) {
+				fprintf(stderr, "wberr-run: --shard takes I/N with 1 <= I <= N, not '%s'\n", optarg);
+				return 2;
+			}
+			ri.shard = optarg;
+			break;
+		}
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -137,6 +152,14 @@ int main(int argc, char **argv)
 			ok |= !strcmp(filters[k], inst[i].id) || !fnmatch(filters[k], inst[i].id, 0);
 		if (ok)
 			sel[nsel++] = &inst[i];
+	}
+	if (shard_n > 1) {
+		int kept = 0;
+
+		for (int k = 0; k < nsel; k++)
+			if (k % shard_n == shard_i - 1)
+				sel[kept++] = sel[k];
+		nsel = kept;
 	}
 	if (check) {
 		printf("%d scenarios, %d instances, %d selected: OK\n", set.n, ninst, nsel);

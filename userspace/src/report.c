@@ -138,6 +138,8 @@ static void report_header(FILE *out, const char *prefix, const struct run_info *
 			fprintf(out, " %s", ri->filters[i]);
 		fprintf(out, ")");
 	}
+	if (ri && ri->shard)
+		fprintf(out, " (shard %s)", ri->shard);
 	fprintf(out, "\n%sInstances:     %d: %d passed, %d failed, %d skipped\n", prefix, n, pass, fail, skip);
 	fprintf(out, "%sFile systems:  ", prefix);
 	for (int fs = 0; fs < FS__N; fs++) {

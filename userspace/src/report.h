@@ -16,6 +16,7 @@ struct run_info {
 	int npaths;
 	const char *const *filters;	/* --filter globs; none = every instance */
 	int nfilters;
+	const char *shard;		/* --shard I/N, or NULL */
 };
 
 /*

@@ -6,10 +6,12 @@
 #include "sys.h"
 #include "wb_fiemap.h"
 #include "wb_sys.h"
+#include "fstemplate.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -72,6 +74,34 @@ static double mono_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * The file systems made so far in this run, one per kind (the mkfs command
+ * with the scenario's options, the disk, the size): a later instance of a
+ * kind gets the captured image back instead of a new mkfs.  The size caps
+ * keep it in memory (ext4 on 320 MiB keeps about 1 MiB).
+ */
+#define TEMPLATES_MAX 32
+#define TEMPLATE_MAX_DATA (32u << 20)
+static struct {
+	char key[TEXT_LEN + 512];
+	struct fst fst;
+} templates[TEMPLATES_MAX];
+static int ntemplates;
+
+void stack_templates_reset(void)
+{
+	for (int i = 0; i < ntemplates; i++)
+		fst_free(&templates[i].fst);
+	ntemplates = 0;
+}
+
+static int templates_wanted(void)
+{
+	const char *e = getenv("WBERR_NO_TEMPLATE");
+
+	return !(e && *e && strcmp(e, "0"));
 }
 
 static const char *disk_name(const char *dev)
@@ -139,11 +169,28 @@ static int pmem_rebind(const char *disk, char *reason, size_t rlen)
 	return pmem_clean(disk, reason, rlen) ? 0 : -1;
 }
 
+static const char *mkfs_command(const struct stack *s)
+{
+	switch (s->fs) {
+	case FS_EXT4:
+		/* DAX needs the page size as block size, and mke2fs makes 1k
+		 * blocks on a "small" (< 512 MiB) file system */
+		return s->sc->dax ? "mkfs.ext4 -F -q -b 4096 -E lazy_itable_init=0,lazy_journal_init=0"
+				  : "mkfs.ext4 -F -q -E lazy_itable_init=0,lazy_journal_init=0";
+	case FS_EXT2: return "mkfs.ext2 -F -q -E lazy_itable_init=0";
+	case FS_XFS: return "mkfs.xfs -f -q";
+	case FS_BTRFS: return "mkfs.btrfs -f -q";
+	}
+	return NULL;
+}
+
 int stack_setup(struct stack *s, char *reason, size_t rlen)
 {
 	char out[4096];
 	uint64_t sectors = (uint64_t)s->sc->size_mb * 2048;
-	const char *mkfs = NULL;
+	const char *mkfs;
+	char key[TEXT_LEN + 512] = "";
+	const struct fst *tpl = NULL;
 	double t = mono_s();
 	int rc;
 
@@ -151,6 +198,32 @@ int stack_setup(struct stack *s, char *reason, size_t rlen)
 	/* an earlier instance's bad sectors would fail this one's mkfs */
 	if (s->sc->dax && !pmem_clean(s->disk, reason, rlen))
 		return -1;
+	mkfs = mkfs_command(s);
+	/* a template: on the disk itself, straight under the wberr table (not
+	 * under LVM's metadata, not on a pmem, which has no write-zeroes) */
+	if (mkfs && !s->sc->lvm && !s->sc->dax && templates_wanted()) {
+		snprintf(key, sizeof(key), "%s %s|%s|%llu", mkfs, s->sc->mkfs_opts, s->disk,
+			 (unsigned long long)sectors);
+		for (int i = 0; i < ntemplates && !tpl; i++)
+			if (!strcmp(templates[i].key, key))
+				tpl = &templates[i].fst;
+		if (tpl) {
+			double t0 = mono_s();
+			int fd = open(s->disk, O_RDWR | O_DIRECT | O_CLOEXEC);
+
+			rc = fd < 0 ? -errno : fst_restore(fd, tpl);
+			if (fd >= 0)
+				close(fd);
+			s->secs_mkfs = mono_s() - t0;
+			if (rc) {
+				snprintf(reason, rlen, "restoring the %s template on %s: %s", fs_names[s->fs],
+					 s->disk, strerror(-rc));
+				return -1;
+			}
+			s->from_template = 1;
+		}
+	}
+	t = mono_s();
 	if (dm_create(s->dmname, s->disk, sectors, s->seed, out, sizeof(out))) {
 		snprintf(reason, rlen, "cannot create the dm-wberr device: %.900s", out);
 		return -1;
@@ -191,25 +264,28 @@ int stack_setup(struct stack *s, char *reason, size_t rlen)
 			s->dev_offset = off;
 		}
 	}
-	switch (s->fs) {
-	case FS_EXT4:
-		/* DAX needs the page size as block size, and mke2fs makes 1k
-		 * blocks on a "small" (< 512 MiB) file system */
-		mkfs = s->sc->dax ? "mkfs.ext4 -F -q -b 4096 -E lazy_itable_init=0,lazy_journal_init=0"
-				  : "mkfs.ext4 -F -q -E lazy_itable_init=0,lazy_journal_init=0";
-		break;
-	case FS_EXT2: mkfs = "mkfs.ext2 -F -q -E lazy_itable_init=0"; break;
-	case FS_XFS: mkfs = "mkfs.xfs -f -q"; break;
-	case FS_BTRFS: mkfs = "mkfs.btrfs -f -q"; break;
-	}
 	s->secs_device = mono_s() - t;
 	if (mkfs) {
-		t = mono_s();
-		rc = run_cmd(out, sizeof(out), "%s %s %s", mkfs, s->sc->mkfs_opts, s->dev);
-		s->secs_mkfs = mono_s() - t;
-		if (rc) {
-			snprintf(reason, rlen, "mkfs failed (%d): %.900s", rc, out);
-			return -1;
+		if (!s->from_template) {
+			t = mono_s();
+			rc = run_cmd(out, sizeof(out), "%s %s %s", mkfs, s->sc->mkfs_opts, s->dev);
+			if (rc) {
+				snprintf(reason, rlen, "mkfs failed (%d): %.900s", rc, out);
+				return -1;
+			}
+			if (key[0] && ntemplates < TEMPLATES_MAX) {
+				/* what mkfs wrote, before mount changes it */
+				int fd = open(s->disk, O_RDONLY | O_DIRECT | O_CLOEXEC);
+
+				if (fd >= 0 && !fst_capture(fd, sectors * 512, TEMPLATE_MAX_DATA,
+							    &templates[ntemplates].fst)) {
+					snprintf(templates[ntemplates].key, sizeof(templates[0].key), "%s", key);
+					ntemplates++;
+				}
+				if (fd >= 0)
+					close(fd);
+			}
+			s->secs_mkfs = mono_s() - t;
 		}
 		mkdir(s->mnt, 0755);
 		t = mono_s();

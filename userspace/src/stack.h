@@ -33,13 +33,20 @@ struct stack {
 	uint64_t dev_offset;	/* sectors of dev inside wdev */
 	int mounted, created;
 	int poisoned;		/* badblocks set on the pmem: teardown drops them */
-	/* seconds stack_setup() spent: device (dm, lvm), mkfs, mount */
+	/* seconds stack_setup() spent: device (dm, lvm), mkfs (or the
+	 * template's restore), mount */
 	double secs_device, secs_mkfs, secs_mount;
+	int from_template;	/* the fs is a restored copy of this run's first mkfs of its kind */
 };
 
 /* create, stack, mkfs and mount; clears dm-wberr's rules and log at the
- * end.  -1 with the reason in @reason. */
+ * end.  The first mkfs of a kind (command, options, disk, size) is kept as
+ * a template (fstemplate.h) and later instances of that kind get it back
+ * on the disk instead of a new mkfs; WBERR_NO_TEMPLATE=1 makes every
+ * instance run mkfs.  -1 with the reason in @reason. */
 int stack_setup(struct stack *s, char *reason, size_t rlen);
+/* forget the templates (a test's reset) */
+void stack_templates_reset(void);
 /* mount with the scenario's options; 0 or -errno */
 int stack_mount(struct stack *s);
 /* the scenario's umount step: 0 or -errno (EBUSY while an fd is open) */
