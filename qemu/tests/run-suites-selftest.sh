@@ -185,6 +185,25 @@ check "$(sed -n 2p "$res/g2.tap")|$rs" \
 	"not ok 1 - 001: requirement: wberr_load_dm: insmod $tmp/mod/dm-wberr.ko failed: insmod: ERROR: could not insert module $tmp/mod/dm-wberr.ko: Invalid module format|1" \
 	"a dm-wberr that does not load is the test's one not ok, with insmod's reason; the test does not run"
 
+# make test SHARD=I/N: every test in exactly one shard, a self-sharding
+# test in each; a bad shard is an error.
+mkdir -p "$t/g6"
+mk g6/001 <<'X'
+# wberr-shard: self
+echo "ok 1 - shard ${WBERR_SHARD:-none}"
+X
+run all 1; full=$(sel)
+WBERR_SHARD=1/3 run all 1; s1=$(sel)
+WBERR_SHARD=2/3 run all 1; s2=$(sel)
+WBERR_SHARD=3/3 run all 1; s3=$(sel)
+check "$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -v g6/001 | sort | tr '\n' ' ')" "$(echo $full | tr ' ' '\n' | grep -v g6/001 | sort | tr '\n' ' ')" \
+	"SHARD 1/3, 2/3, 3/3: their union is the unsharded selection"
+check "$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -v g6/001 | sort | uniq -d | wc -l)|$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -c g6/001)" "0|3" \
+	"no test in two shards; the self-sharding test in each"
+check "$s1" "g1/001 g2/001 g4/001 g6/001 " "shard 1/3 takes positions 0, 3, 6, ... (self-sharding tests not counted)"
+WBERR_SHARD=4/3 run all 1; check "$rs|$(grep WBERR-ERROR "$res/stream")" "2|WBERR-ERROR bad shard 4/3" "a shard out of range is an error"
+rm -rf "$t/g6"
+
 # make test's boots share one results directory, and its 2-vCPU boot
 # (suites-smp2) runs tests of groups the main boot (suites) ran too: its
 # group files are <group>-smp2, so neither boot's results replace the
