@@ -50,7 +50,18 @@ GUEST_BIN := $(BUILD)/guest-bin
 # kernels must not mix.
 KMOD_SRC  := $(BUILD)/kmod-$(KSTEM)
 MODDIR    := $(BUILD)/modules-$(KSTEM)
-RESULTS   := $(call results_of,$(KERNEL))
+# make test SHARD=I/N: a deterministic 1/N of every suite's work (the host
+# tests, each guest boot's tests, the scenario library's instances, all by
+# position k % N == I-1), into a results directory of its own;
+# qemu/merge-shards.sh makes one report of the N (README, "Shards").
+SHARD     ?=
+ifneq ($(SHARD),)
+ifeq ($(shell echo '$(SHARD)' | awk -F/ 'NF == 2 && $$1 ~ /^[1-9][0-9]*$$/ && $$2 ~ /^[1-9][0-9]*$$/ && $$1 + 0 <= $$2 + 0 { print "ok" }'),)
+$(error SHARD=$(SHARD): say I/N with 1 <= I <= N, for example SHARD=2/4)
+endif
+endif
+SHARD_APPEND := $(if $(SHARD),--append wberr_shard=$(SHARD))
+RESULTS   := $(call results_of,$(KERNEL))$(if $(SHARD),-shard-$(subst /,-of-,$(SHARD)))
 IMAGE     := $(BUILD)/initramfs-$(KSTEM).cpio
 # The apps disk (qemu/mkapps.sh): sqlite3 and PostgreSQL 15 unpacked, for
 # the tests that say `# wberr-requires: apps`; built and cached in
@@ -121,6 +132,7 @@ help:
 	@echo "make shell  - boot the guest with a shell on the console"
 	@echo "make deps | kernel | module | userspace | image | apps | clean"
 	@echo "KCONFIG=debug selects the debug kernel (KASAN, lockdep, kmemleak)"
+	@echo "make test SHARD=I/N - one of N shards; qemu/merge-shards.sh OUT DIRS... merges their reports"
 	@echo "KERNEL=debian-6.12|debian-6.1 tests Debian's shipped kernel instead of ours (KERNEL=patched)"
 	@echo "make compare KERNELS='patched debian-6.12 debian-6.1' - make run on each, one side-by-side table (build/compare/compare.md)"
 
@@ -216,21 +228,22 @@ unit-test: userspace
 # is the totals over all TAP files.
 test: image apps
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
-	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS) || true
+	@$(if $(SHARD),echo $(SHARD) > $(RESULTS)/shard; echo "[test] shard $(SHARD): results in $(RESULTS)")
+	@WBERR_SHARD=$(SHARD) $(TOP)/qemu/tests/run-host-tests.sh $(RESULTS) || true
 	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(PMEM_ARGS) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) $(PMEM_ARGS) \
 		--suites all --name suites || true
 	@if grep -qs '^# wberr-smp:' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
 		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
 		--suites smp --smp 2 --name suites-smp2 || true; fi
 	@if grep -qsE '^# wberr-requires:(.* )?apps( |$$)' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
 		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
 		--suites apps --apps $(APPS_IMG) --name suites-apps || true; fi
 	@if [ "$(KCONFIG)" = debug ]; then \
 		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
 		--suites debug-controls --name debug-controls --expect-reports || true; fi
 	@$(TOP)/qemu/report.sh $(RESULTS)
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host checks of qemu/report.sh, the one place that totals TAP and writes
 # JUnit: counts (skips, missing results, an empty file), the last line CI
-# reads, and a junit.xml that parses and carries each failure's diagnostics.
+# reads, and a junit.xml that parses and carries each failure's diagnostics;
+# merge-shards.sh, which makes one report of make test SHARD=I/N's N.
 # TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -10,7 +11,7 @@ top=$(cd "$here/../.." && pwd)
 . "$top/lib/sh/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_begin 10
+tap_begin 16
 check() {	# $1 observed, $2 expected, $3 description; the output on failure
 	tap_is "$1" "$2" "$3" || sed 's/^/# /' "$tmp/out"
 }
@@ -70,4 +71,29 @@ check "$(py 'import sys, xml.etree.ElementTree as E; print(sorted(c.get("name") 
 rm -f "$tmp/r"/*.tap
 "$top/qemu/report.sh" "$tmp/r" > "$tmp/out" 2>&1
 check "$? $(tail -n 1 "$tmp/out")" "1 0 passed, 1 failed" "no TAP at all is a failure, and still ends with the totals"
+# merge-shards.sh: N shard directories, one report; a set that is not
+# exactly shards 1..N of one N is refused before anything is written.
+mkdir -p "$tmp/s1" "$tmp/s2" "$tmp/s3"
+echo 1/2 > "$tmp/s1/shard"; echo 2/2 > "$tmp/s2/shard"; echo 2/3 > "$tmp/s3/shard"
+printf 'TAP version 14\nok 1 - a\nok 2 - b # SKIP no xfs\n1..2\n' > "$tmp/s1/scenarios.tap"
+printf 'TAP version 14\nok 1 - h\n1..1\n' > "$tmp/s1/host-lib.tap"
+printf 'TAP version 14\nok 1 - c\nnot ok 2 - d\n1..2\n' > "$tmp/s2/scenarios.tap"
+echo console > "$tmp/s2/console-suites.log"
+"$top/qemu/merge-shards.sh" "$tmp/m" "$tmp/s2" "$tmp/s1" > "$tmp/out" 2>&1
+check "$?|$(tail -n 1 "$tmp/out")|$(cd "$tmp/m" && ls *.tap | tr '\n' ' ')" \
+	"1|3 passed, 1 failed, 1 skipped|host-lib.shard-1.tap scenarios.shard-1.tap scenarios.shard-2.tap " \
+	"merge-shards: every shard's TAP files, named by shard, totalled as one run (the failure makes it fail)"
+check "$(cat "$tmp/m/shard-2/console-suites.log")" console "each shard's other files kept under shard-I/"
+check "$(python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); print(r.get("tests"), r.get("failures"), len(r.findall("testsuite")))' "$tmp/m/junit.xml" 2>&1)" \
+	"5 1 3" "one junit.xml over the shards"
+merge_refused() {	# $1 expected message, $2 description, $3... directories
+	local want=$1 what=$2
+	shift 2
+	rm -rf "$tmp/m2"
+	"$top/qemu/merge-shards.sh" "$tmp/m2" "$@" > "$tmp/out" 2>&1
+	check "$?|$(grep -o 'error: .*' "$tmp/out")|$([ -e "$tmp/m2" ] && echo written)" "1|error: $want|" "$what"
+}
+merge_refused "missing shard(s): 2/2" "a missing shard is refused, nothing written" "$tmp/s1"
+merge_refused "shard 1/2 given twice (again in $tmp/s1)" "a shard given twice is refused" "$tmp/s1" "$tmp/s1" "$tmp/s2"
+merge_refused "$tmp/s3 is shard 2/3, the others are of 2" "shards of different N are refused" "$tmp/s1" "$tmp/s2" "$tmp/s3"
 tap_end

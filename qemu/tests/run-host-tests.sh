@@ -5,28 +5,41 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-results=${1:?usage: run-host-tests.sh RESULTS_DIR}
-mkdir -p "$results"
-rc=0
-echo "[host] kernel/build.sh from every cache state (fake source tarball)"
-"$top/kernel/tests/host-build-states.sh" > "$results/host-build-states.tap" || rc=1
-echo "[host] runner self-checks"
-"$here/runner-selftest.sh" > "$results/host-runner.tap" || rc=1
-echo "[host] report.sh: totals and JUnit"
-"$here/report-selftest.sh" > "$results/host-report.tap" || rc=1
-echo "[host] make run's payload checks"
-"$here/run-payload-selftest.sh" > "$results/host-run-payload.tap" || rc=1
-echo "[host] guest harness (run-suites) self-checks, fake kernel tools"
-"$here/run-suites-selftest.sh" > "$results/host-run-suites.tap" || rc=1
-echo "[host] bench report self-checks"
-PYTHONDONTWRITEBYTECODE=1 python3 "$here/bench-report-selftest.py" > "$results/host-bench-report.tap" || rc=1
-echo "[host] kernel comparison (compare.py) self-checks"
-PYTHONDONTWRITEBYTECODE=1 python3 "$here/compare-selftest.py" > "$results/host-compare.tap" || rc=1
-echo "[host] lib/c unit tests"
-make -s -C "$top/lib/c" check BUILD="$top/build" > "$results/host-lib.tap" || rc=1
-echo "[host] userspace unit tests"
-make -s -C "$top/userspace" check BUILD="$top/build" > "$results/host-userspace.tap" || rc=1
-echo "[host] stress tool unit tests"
-make -s -C "$top/userspace/stress" check BUILD="$top/build" > "$results/host-stress.tap" || rc=1
-grep -h '^not ok' "$results"/host-*.tap | sed 's/^/[host] /'
+# --list prints the names this shard would run, and runs nothing.
+list=0
+[ "${1:-}" = --list ] && { list=1; shift; }
+results=${1:?usage: run-host-tests.sh [--list] RESULTS_DIR}
+[ $list = 1 ] || mkdir -p "$results"
+# make test SHARD=I/N (WBERR_SHARD=I/N): the tests at positions k (0-based,
+# in the order below) with k % N == I-1, as run-suites splits the guest's.
+. "$top/lib/sh/shard.sh"
+shard_parse "${WBERR_SHARD:-}" || { echo "[host] error: bad WBERR_SHARD (make test SHARD=I/N)" >&2; exit 2; }
+# The self-tests shard fake runs of their own: none may inherit this one.
+unset WBERR_SHARD
+rc=0 k=0
+host_test() {	# $1 name (host-<name>.tap), $2 what it checks, $3... command
+	local name=$1 what=$2
+	shift 2
+	k=$((k + 1))
+	shard_keeps $((k - 1)) || return 0
+	[ $list = 1 ] && { echo "$name"; return 0; }
+	echo "[host] $what"
+	"$@" > "$results/host-$name.tap" || rc=1
+}
+host_test build-states "kernel/build.sh from every cache state (fake source tarball)" \
+	"$top/kernel/tests/host-build-states.sh"
+host_test runner "runner self-checks" "$here/runner-selftest.sh"
+host_test report "report.sh: totals and JUnit" "$here/report-selftest.sh"
+host_test run-payload "make run's payload checks" "$here/run-payload-selftest.sh"
+host_test run-suites "guest harness (run-suites) self-checks, fake kernel tools" \
+	"$here/run-suites-selftest.sh"
+host_test bench-report "bench report self-checks" \
+	env PYTHONDONTWRITEBYTECODE=1 python3 "$here/bench-report-selftest.py"
+host_test compare "kernel comparison (compare.py) self-checks" \
+	env PYTHONDONTWRITEBYTECODE=1 python3 "$here/compare-selftest.py"
+host_test lib "lib/c unit tests" make -s -C "$top/lib/c" check BUILD="$top/build"
+host_test userspace "userspace unit tests" make -s -C "$top/userspace" check BUILD="$top/build"
+host_test stress "stress tool unit tests" make -s -C "$top/userspace/stress" check BUILD="$top/build"
+[ $list = 1 ] && exit 0
+grep -hs '^not ok' "$results"/host-*.tap | sed 's/^/[host] /'
 exit $rc

@@ -19,7 +19,7 @@ check() { tap_is "$@"; }	# $1 observed, $2 expected, $3 description
 
 mkdir -p "$tmp/bin" "$tmp/mod" "$tmp/libexec"
 # /opt/wberr/libexec as qemu/mkimage.sh lays it out
-cp "$top/qemu/guest/lib.sh" "$top/qemu/guest/oops-patterns" "$top/lib/sh/tap.sh" "$tmp/libexec/"
+cp "$top/qemu/guest/lib.sh" "$top/qemu/guest/oops-patterns" "$top/lib/sh/tap.sh" "$top/lib/sh/shard.sh" "$tmp/libexec/"
 touch "$tmp/mod/dm-wberr.ko"
 cat > "$tmp/bin/dmesg" <<'X'
 #!/bin/sh
@@ -202,7 +202,24 @@ check "$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -v g6/001 | sort | uniq -d | wc -
 	"no test in two shards; the self-sharding test in each"
 check "$s1" "g1/001 g2/001 g4/001 g6/001 " "shard 1/3 takes positions 0, 3, 6, ... (self-sharding tests not counted)"
 WBERR_SHARD=4/3 run all 1; check "$rs|$(grep WBERR-ERROR "$res/stream")" "2|WBERR-ERROR bad shard 4/3" "a shard out of range is an error"
+WBERR_SHARD=2/2 run smp 2
+check "$(sel)|$rs|$(sed 's/ ([0-9.]*s)$//' "$res/guest-harness-st.tap")" "|0|TAP version 14
+ok 1 - shard 2/2: none of this boot's tests # SKIP in the other shards
+1..1" "a shard that leaves a boot nothing: one skip, not an empty TAP file"
 rm -rf "$t/g6"
+
+# The rule itself (lib/sh/shard.sh), and the host tests split by it.
+shard_rule() {
+	for s in "" 2/3 3/3 12/20 4/3 0/3 1/0 1 a/b 1/2/3 /3 3/ 01/3; do
+		(. "$top/lib/sh/shard.sh"; shard_parse "$s" 2>/dev/null; echo "$s:$?:$shard_i/$shard_n")
+	done | tr '\n' ' '
+}
+check "$(shard_rule)" ":0:1/1 2/3:0:2/3 3/3:0:3/3 12/20:0:12/20 4/3:1:1/1 0/3:1:1/1 1/0:1:1/1 1:1:1/1 a/b:1:1/1 1/2/3:1:1/1 /3:1:1/1 3/:1:1/1 01/3:1:1/1 " \
+	"shard_parse: I/N with 1 <= I <= N, or nothing for all; anything else refused"
+hosts=$("$top/qemu/tests/run-host-tests.sh" --list "$tmp/none")
+hshards=$(for i in 1 2 3; do WBERR_SHARD=$i/3 "$top/qemu/tests/run-host-tests.sh" --list "$tmp/none"; done)
+check "$(echo "$hshards" | sort | tr '\n' ' ')|$(echo "$hosts" | wc -l)" "$(echo "$hosts" | sort | tr '\n' ' ')|10" \
+	"the host tests: shards 1/3, 2/3, 3/3 run each of the 10 exactly once"
 
 # make test's boots share one results directory, and its 2-vCPU boot
 # (suites-smp2) runs tests of groups the main boot (suites) ran too: its

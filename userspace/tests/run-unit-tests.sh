@@ -1,13 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Runs each unit-test binary as a TAP 14 subtest, then validates every
-# scenario under scenarios/ with wberr-run --check.  TAP on stdout.
+# scenario under scenarios/ with wberr-run --check, and checks that
+# --shard 1/3, 2/3 and 3/3 split the library's --list exactly (make test
+# SHARD=I/N relies on it).  TAP on stdout.
 . "$HERE/../lib/sh/tap.sh"
-tap_begin $(( $# + 1 ))
+tap_begin $(( $# + 3 ))
 for t in "$@"; do
 	tap_subtest "$(basename "$t")" "$t"
 done
 out=$("$OUT/wberr-run" --check "$HERE/../scenarios" 2>&1)
 tap_ok $? "scenarios parse" || printf '%s\n' "$out" | sed 's/^/  # /'
 tap_diag "$out"
+
+full=$("$OUT/wberr-run" --list "$HERE/../scenarios" 2>&1 | sort)
+shards=$(for i in 1 2 3; do "$OUT/wberr-run" --list --shard $i/3 "$HERE/../scenarios" 2>&1; done | sort)
+[ -n "$full" ] && [ "$shards" = "$full" ]
+tap_ok $? "--shard 1/3, 2/3, 3/3: each of the $(printf '%s\n' "$full" | wc -l) instances in exactly one shard" ||
+	printf '%s\n' "$full" "$shards" | sort | uniq -c | awk '$1 != 2 { print "  # " $0 }'
+out=$("$OUT/wberr-run" --list --shard 4/3 "$HERE/../scenarios" 2>&1)
+rc=$?
+[ $rc -eq 2 ] && [ "$out" = "wberr-run: --shard takes I/N with 1 <= I <= N, not '4/3'" ]
+tap_ok $? "--shard 4/3 is refused with the reason (status $rc)" || tap_diag "$out"
 tap_end

@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# make test SHARD=I/N, the shell side's one rule (POSIX sh: the guest's
+# run-suites and the host's run-host-tests.sh; wberr-run --shard is the
+# same rule in C): of a list in a fixed order, shard I keeps the items at
+# positions k (0-based) with k % N == I-1, so N shards hold every item
+# exactly once.
+#
+#   shard_parse SPEC    SPEC is I/N, or empty for the whole list (1/1):
+#                       sets shard_i and shard_n; 1 (and a reason on
+#                       stderr) when SPEC is not I/N with 1 <= I <= N
+#   shard_keeps K       0 when position K is in this shard
+
+shard_i=1
+shard_n=1
+
+shard_parse() {
+	shard_i=1 shard_n=1
+	[ -n "$1" ] || return 0
+	case "$1" in
+	*[!0-9/]* | */*/* | /* | */ | 0* | */0*) ;;
+	*/*)
+		if [ "${1%/*}" -le "${1#*/}" ]; then
+			shard_i=${1%/*} shard_n=${1#*/}
+			return 0
+		fi ;;
+	esac
+	echo "shard: takes I/N with 1 <= I <= N, not '$1'" >&2
+	return 1
+}
+
+shard_keeps() {
+	[ $(($1 % shard_n)) -eq $((shard_i - 1)) ]
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One report from the results of `make test SHARD=I/N`, I = 1..N, run on one
+# machine or on N (a CI matrix, README "Shards"):
+#
+#   qemu/merge-shards.sh OUT_DIR SHARD_RESULTS_DIR...
+#
+# Each SHARD_RESULTS_DIR is one shard's results directory as make test left
+# it (build/results-shard-I-of-N), with the file `shard` that says I/N.  All
+# N shards must be there, each once: a report over some of them would look
+# complete and not be.  OUT_DIR gets each shard's TAP files as
+# <suite>.shard-I.tap (the same suite runs in several shards), its other
+# files under shard-I/, and then what report.sh makes of the TAP files: one
+# junit.xml and the last line `N passed, N failed[, N skipped]`.
+set -uo pipefail
+. "$(cd "$(dirname "$0")/.." && pwd)/lib/sh/errtrap.sh"
+errtrap_init merge-shards
+here=$(cd "$(dirname "$0")" && pwd)
+
+[ $# -ge 2 ] || die "usage: merge-shards.sh OUT_DIR SHARD_RESULTS_DIR..."
+out=$1
+shift
+
+n= seen=
+for d in "$@"; do
+	[ -f "$d/shard" ] || die "$d has no file 'shard': not the results of make test SHARD=I/N"
+	s=$(cat "$d/shard")
+	[[ $s =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] || die "$d/shard says '$s', not I/N"
+	i=${BASH_REMATCH[1]} dn=${BASH_REMATCH[2]}
+	[ -z "$n" ] || [ "$dn" = "$n" ] || die "$d is shard $s, the others are of $n"
+	n=$dn
+	case " $seen " in *" $i "*) die "shard $i/$n given twice (again in $d)" ;; esac
+	seen="$seen $i"
+done
+missing=
+for ((i = 1; i <= n; i++)); do
+	case " $seen " in *" $i "*) ;; *) missing="$missing $i/$n" ;; esac
+done
+[ -z "$missing" ] || die "missing shard(s):$missing"
+
+rm -rf "$out"
+mkdir -p "$out" || die "cannot make $out"
+shopt -s nullglob
+for d in "$@"; do
+	i=$(cut -d/ -f1 "$d/shard")
+	mkdir -p "$out/shard-$i"
+	cp -a "$d/." "$out/shard-$i/" || die "cannot copy $d into $out/shard-$i"
+	for t in "$d"/*.tap; do
+		b=$(basename "$t" .tap)
+		cp "$t" "$out/$b.shard-$i.tap"
+	done
+done
+say "$n shards from $# directories into $out"
+exec "$here/report.sh" "$out"
