@@ -123,7 +123,7 @@ DEB_PACKAGES := linux-source-6.12 build-essential flex bison bc libelf-dev \
 	xz-utils python3 util-linux patch
 
 .PHONY: help deps kernel module userspace guest-tools image apps run test unit-test \
-	guest-test bench soak shell compare clean distclean check-runner
+	guest-test test-shard bench soak shell compare clean distclean check-runner
 
 help:
 	@echo "make run    - build everything, boot the guest, run the default scenarios"
@@ -133,6 +133,7 @@ help:
 	@echo "make deps | kernel | module | userspace | image | apps | clean"
 	@echo "KCONFIG=debug selects the debug kernel (KASAN, lockdep, kmemleak)"
 	@echo "make test SHARD=I/N - one of N shards; qemu/merge-shards.sh OUT DIRS... merges their reports"
+	@echo "make test JOBS=N    - the N shards at once on this machine, merged into build/results"
 	@echo "KERNEL=debian-6.12|debian-6.1 tests Debian's shipped kernel instead of ours (KERNEL=patched)"
 	@echo "make compare KERNELS='patched debian-6.12 debian-6.1' - make run on each, one side-by-side table (build/compare/compare.md)"
 
@@ -226,7 +227,35 @@ unit-test: userspace
 # the apps disk for the tests that require it and, on the debug kernel, one
 # for the positive controls of KASAN, lockdep and kmemleak.  The last line
 # is the totals over all TAP files.
+#
+# JOBS=N runs that as N shards at once (SHARD=1/N .. N/N, each its own
+# boots, one vCPU each), then merges them into $(RESULTS) with
+# qemu/merge-shards.sh: the same tests, spread over the host's cores.
+JOBS ?= 1
+ifneq ($(shell echo '$(JOBS)' | grep -xE '[1-9][0-9]?'),$(JOBS))
+$(error JOBS=$(JOBS): say a number of parallel shards from 1 to 99)
+endif
+ifneq ($(JOBS)$(SHARD),1$(SHARD))
+ifneq ($(SHARD),)
+$(error SHARD=$(SHARD) and JOBS=$(JOBS): a shard runs as one job; say one or the other)
+endif
+endif
+
+ifeq ($(JOBS),1)
 test: image apps
+	@$(MAKE) --no-print-directory test-shard
+else
+test: image apps
+	@rm -rf $(RESULTS); pids=; \
+	for i in $$(seq 1 $(JOBS)); do \
+		$(MAKE) --no-print-directory test-shard SHARD=$$i/$(JOBS) JOBS=1 2>&1 | sed -u "s|^|[$$i/$(JOBS)] |" & pids="$$pids $$!"; \
+	done; \
+	for p in $$pids; do wait $$p; done; \
+	$(TOP)/qemu/merge-shards.sh $(RESULTS) $(foreach i,$(shell seq 1 $(JOBS)),$(RESULTS)-shard-$(i)-of-$(JOBS))
+endif
+
+# make test's work once image and apps are there: all of it, or SHARD's.
+test-shard:
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(if $(SHARD),echo $(SHARD) > $(RESULTS)/shard; echo "[test] shard $(SHARD): results in $(RESULTS)")
 	@WBERR_SHARD=$(SHARD) $(TOP)/qemu/tests/run-host-tests.sh $(RESULTS) || true
