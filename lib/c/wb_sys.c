@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-char *wb_read_file(const char *path, size_t *len)
+static char *read_all(const char *path, int flags, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
 	size_t cap = 65536, off = 0;
 	char *b, *nb;
 	ssize_t n;
@@ -32,6 +32,8 @@ char *wb_read_file(const char *path, size_t *len)
 		n = read(fd, b + off, cap - off - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && errno == EAGAIN && (flags & O_NONBLOCK))
+			break;	/* a pipe with nothing more in it */
 		if (n < 0) {
 			free(b);
 			b = NULL;
@@ -47,6 +49,16 @@ char *wb_read_file(const char *path, size_t *len)
 	if (len)
 		*len = off;
 	return b;
+}
+
+char *wb_read_file(const char *path, size_t *len)
+{
+	return read_all(path, 0, len);
+}
+
+char *wb_drain_file(const char *path, size_t *len)
+{
+	return read_all(path, O_NONBLOCK, len);
 }
 
 int wb_write_file(const char *path, const char *text)

@@ -8,6 +8,9 @@
 
 /* the whole file, NUL-terminated, its length in *len (if not NULL); NULL on error */
 char *wb_read_file(const char *path, size_t *len);
+/* the same, opened O_NONBLOCK: what a pipe (tracefs's trace_pipe) holds
+ * now, up to its EAGAIN, without waiting for more */
+char *wb_drain_file(const char *path, size_t *len);
 /*
  * Writes @text to an existing file opened O_TRUNC, as the shell's '>' does
  * (tracefs's "trace" is cleared by it); 0 when every byte was taken.

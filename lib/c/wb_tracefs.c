@@ -164,13 +164,17 @@ void wb_tracefs_events_off(const char *root)
 
 char *wb_tracefs_take(const char *root)
 {
-	char path[4096], *text;
+	char path[4096];
 
-	snprintf(path, sizeof(path), "%s/trace", root);
-	text = wb_read_file(path, NULL);
-	if (text)
-		put(root, "trace", "");
-	return text;
+	/*
+	 * trace_pipe consumes what it returns, so nothing is cleared: a
+	 * write to `trace` costs two RCU grace periods
+	 * (tracing_reset_online_cpus() and ring_buffer_reset_online_cpus()),
+	 * 25 ms a step under TCG, and loses what arrives between the read
+	 * and the clear.
+	 */
+	snprintf(path, sizeof(path), "%s/trace_pipe", root);
+	return wb_drain_file(path, NULL);
 }
 
 int wb_tracefs_mark(const char *root, const char *fmt, ...)

@@ -47,7 +47,7 @@ enum {
 int wb_tracefs_program(const char *root, const char **what);
 /* disables program mode's events and record-tgid */
 void wb_tracefs_program_off(const char *root);
-/* the buffer's text (malloc'ed), then clears it; NULL on error */
+/* the buffer's text (malloc'ed), consumed from trace_pipe; NULL on error */
 char *wb_tracefs_take(const char *root);
 /* one line into trace_marker */
 int wb_tracefs_mark(const char *root, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
