@@ -200,8 +200,9 @@ int stack_setup(struct stack *s, char *reason, size_t rlen)
 		return -1;
 	mkfs = mkfs_command(s);
 	/* a template: on the disk itself, straight under the wberr table (not
-	 * under LVM's metadata, not on a pmem, which has no write-zeroes) */
-	if (mkfs && !s->sc->lvm && !s->sc->dax && templates_wanted()) {
+	 * under LVM's metadata); on a pmem, which has no write-zeroes,
+	 * BLKZEROOUT writes zero pages, still well under mkfs's time */
+	if (mkfs && !s->sc->lvm && templates_wanted()) {
 		snprintf(key, sizeof(key), "%s %s|%s|%llu", mkfs, s->sc->mkfs_opts, s->disk,
 			 (unsigned long long)sectors);
 		for (int i = 0; i < ntemplates && !tpl; i++)
