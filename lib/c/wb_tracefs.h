@@ -10,8 +10,8 @@
 
 /*
  * Mounts tracefs on @root if it is not there, stops tracing, sets the
- * clock and @buffer_kb per CPU, disables every other event, clears the
- * buffer, enables the errseq events and starts tracing.  Returns 1 when
+ * clock and @buffer_kb per CPU (where they differ), disables every other
+ * event, empties the buffer, enables the errseq events and starts tracing.  Returns 1 when
  * the syncfs event exists too, 0 when not, -1 on error (errno set; the
  * step in *what when not NULL).
  */

@@ -105,7 +105,7 @@ int main(void)
 {
 	static const char *const files[] = {
 		"trace_marker", "tracing_on", "trace_clock", "buffer_size_kb", "events/enable",
-		"trace", "events/filemap/filemap_set_wb_err/enable",
+		"trace", "trace_pipe", "events/filemap/filemap_set_wb_err/enable",
 		"events/filemap/file_check_and_advance_wb_err/enable",
 	};
 	char path[4096];
@@ -121,12 +121,24 @@ int main(void)
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		touch(files[i], "x");
 	touch("trace", "old lines\n");
+	touch("trace_pipe", "old lines\n");
+	touch("trace_clock", "[local] global mono\n");
+	touch("buffer_size_kb", "7 (expanded: 1408)\n");
 	is_int(0, wb_tracefs_start(root, 4096, &what), "started; no syncfs event on this kernel");
 	is_str("1", cat("tracing_on"), "tracing on");
 	is_str("mono", cat("trace_clock"), "clock mono");
 	is_str("4096", cat("buffer_size_kb"), "buffer size");
 	is_str("0", cat("events/enable"), "other events off");
-	is_str("", cat("trace"), "buffer cleared");
+	is_str("old lines\n", cat("trace"), "the buffer emptied by reading trace_pipe, not by a clear");
+	/* what is already so is not written again (each write costs RCU
+	 * grace periods): a fake file keeps its text */
+	touch("trace_clock", "local global [mono]\n");
+	touch("buffer_size_kb", "4096\n");
+	is_int(0, wb_tracefs_start(root, 4096, &what), "started again");
+	is_str("local global [mono]\n", cat("trace_clock"), "the clock already mono: not set");
+	is_str("4096\n", cat("buffer_size_kb"), "the size already 4096: not set");
+	is_int(0, wb_tracefs_start(root, 8192, &what), "another size");
+	is_str("8192", cat("buffer_size_kb"), "a different size is set");
 	is_str("1", cat("events/filemap/filemap_set_wb_err/enable"), "set event on");
 	is_str("1", cat("events/filemap/file_check_and_advance_wb_err/enable"), "advance event on");
 	touch("events/filemap/file_check_and_advance_sb_err/enable", "0");
