@@ -56,7 +56,7 @@ MODDIR    := $(BUILD)/modules-$(KSTEM)
 # qemu/merge-shards.sh makes one report of the N (README, "Shards").
 SHARD     ?=
 ifneq ($(SHARD),)
-ifeq ($(shell echo '$(SHARD)' | awk -F/ 'NF == 2 && $$1 ~ /^[1-9][0-9]*$$/ && $$2 ~ /^[1-9][0-9]*$$/ && $$1 + 0 <= $$2 + 0 { print "ok" }'),)
+ifeq ($(shell . $(TOP)/lib/sh/shard.sh && shard_parse '$(SHARD)' 2>/dev/null && echo ok),)
 $(error SHARD=$(SHARD): say I/N with 1 <= I <= N, for example SHARD=2/4)
 endif
 endif

@@ -15,6 +15,7 @@
 # junit.xml and the last line `N passed, N failed[, N skipped]`.
 set -uo pipefail
 . "$(cd "$(dirname "$0")/.." && pwd)/lib/sh/errtrap.sh"
+. "$(cd "$(dirname "$0")/.." && pwd)/lib/sh/shard.sh"
 errtrap_init merge-shards
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -26,8 +27,8 @@ n= seen=
 for d in "$@"; do
 	[ -f "$d/shard" ] || die "$d has no file 'shard': not the results of make test SHARD=I/N"
 	s=$(cat "$d/shard")
-	[[ $s =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] || die "$d/shard says '$s', not I/N"
-	i=${BASH_REMATCH[1]} dn=${BASH_REMATCH[2]}
+	shard_parse "$s" 2>/dev/null && [ -n "$s" ] || die "$d/shard says '$s', not I/N"
+	i=$shard_i dn=$shard_n
 	[ -z "$n" ] || [ "$dn" = "$n" ] || die "$d is shard $s, the others are of $n"
 	n=$dn
 	case " $seen " in *" $i "*) die "shard $i/$n given twice (again in $d)" ;; esac
@@ -43,7 +44,8 @@ rm -rf "$out"
 mkdir -p "$out" || die "cannot make $out"
 shopt -s nullglob
 for d in "$@"; do
-	i=$(cut -d/ -f1 "$d/shard")
+	shard_parse "$(cat "$d/shard")"
+	i=$shard_i
 	mkdir -p "$out/shard-$i"
 	cp -a "$d/." "$out/shard-$i/" || die "cannot copy $d into $out/shard-$i"
 	for t in "$d"/*.tap; do
