@@ -44,7 +44,7 @@ struct wbs_tev {
 
 struct wbs_trace {
 	struct wbs_tev *v;
-	size_t n;
+	size_t n, cap;
 	uint64_t lost;		/* entries-written - entries-in-buffer */
 	int header_seen;
 };

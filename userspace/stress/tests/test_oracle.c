@@ -146,6 +146,9 @@ struct knobs {
 	int syncfs_lost;	/* syncfs after the set returns 0 */
 	int p0_jump;		/* proc 0's cursor advances from another value */
 	int p0_silent;		/* proc 0's first fsync advances, returns 0 */
+	int syncfs_again;	/* proc 1's second syncfs: 1 fails with no new
+				 * error, 2 fails after a new one, 3 returns 0
+				 * after a new one */
 };
 
 static unsigned long run(const struct knobs *k, struct wbs_oracle_out *out)
@@ -184,10 +187,24 @@ static unsigned long run(const struct knobs *k, struct wbs_oracle_out *out)
 		  k->syncfs_lost ? 0 : EIO, 2);
 	if (k->extra_fault)
 		fault(&e, 9000, 130, EIO);
+	if (k->syncfs_again >= 2) {	/* on file 1, which no fd holds */
+		fault(&e, 14000, 240, EIO);
+		t_set(&e, 15000, 11, 0x0);
+		/* its CPU's next event shows the s_wb_err update done */
+		t_set(&e, 16000, 11, 0x2005);
+	}
+	if (k->syncfs_again) {
+		t_mark(&e, 20000, 101, 'B', 1, 0, 3);
+		t_mark(&e, 20100, 101, 'E', 1, 0, 3);
+		sync_call(&e, 20000, 1, 0, 0, WB_REC_SYNCFS,
+			  k->syncfs_again == 3 ? 0 : -1,
+			  k->syncfs_again == 3 ? 0 : EIO, 3);
+	}
 	tline(&e, "# entries-in-buffer/entries-written: 9/9   #P:1");
 	wbs_trace_parse(&e.in.trace, e.lines);
 	wb_recs_sort(&e.in.recs);
-	v = wbs_oracle_check(&e.in, out, null ? null : stderr, 50);
+	/* T_DEBUG=1 prints the violations of every case */
+	v = wbs_oracle_check(&e.in, out, getenv("T_DEBUG") || !null ? stderr : null, 50);
 	if (null)
 		fclose(null);
 	free(e.lines);
@@ -273,6 +290,25 @@ int main(void)
 	k.syncfs_lost = 1;
 	run(&k, &out);
 	ok(out.violations[WBS_V_LOST] == 1, "syncfs after an fs error returns 0: lost-error");
+
+	/* a later syncfs: its windows start at the previous one */
+	memset(&k, 0, sizeof(k));
+	k.syncfs_again = 1;
+	run(&k, &out);
+	ok(out.violations[WBS_V_NO_CAUSE] == 1 && out.nviolations == 1 &&
+	   out.syncfs_checked == 2 && out.syncfs_armed == 1,
+	   "a second syncfs fails with no error since the first: error-without-cause, nothing else");
+
+	memset(&k, 0, sizeof(k));
+	k.syncfs_again = 2;
+	ok(run(&k, &out) == 0 && out.syncfs_armed == 2,
+	   "a second syncfs fails after a new error: no violation, both armed");
+
+	memset(&k, 0, sizeof(k));
+	k.syncfs_again = 3;
+	run(&k, &out);
+	ok(out.violations[WBS_V_LOST] == 1 && out.nviolations == 1,
+	   "a second syncfs returns 0 after a new error: lost-error, nothing else");
 
 	/* the shared rules' cursor verdicts (lib/c wb_invariants) */
 	memset(&k, 0, sizeof(k));
