@@ -6,6 +6,14 @@
 
 . "${WBERR_LIBEXEC:-/opt/wberr/libexec}/tap.sh"
 
+# wberr_cmdline KEY: the value of the last KEY=VALUE word on the kernel
+# command line (how run-guest --append and make test SHARD= reach a guest
+# test: wberr_shard, wberr_evidence, the wberr_stress_* knobs), empty if
+# there is none.
+wberr_cmdline() {
+	tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1
+}
+
 # wberr_load_dm: make the dm "wberr" target available.  Returns 0 when
 # `dmsetup targets` lists it (loaded now or by an earlier test); otherwise
 # prints one line on stderr naming what failed (the .ko missing, insmod's
@@ -61,7 +69,7 @@ wberr_need_series() {
 	if _ws_deb=$(wberr_debian_shipped); then
 		echo "1..1"
 		tap_skip "$1" "the kernel has no wberr patch series ($_ws_deb)"
-	elif grep -qw 'wberr_kernel=unpatched' /proc/cmdline; then
+	elif [ "$(wberr_cmdline wberr_kernel)" = unpatched ]; then
 		echo "1..1"
 		tap_skip "$1" "the kernel has no wberr patch series (our build without it, make KERNEL=unpatched)"
 	else
