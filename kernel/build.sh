@@ -29,6 +29,10 @@
 # WBERR_KERNEL_TARBALL overrides the source tarball (the host tests use a
 # tiny fake one); WBERR_JOBS the make -j count.
 set -euo pipefail
+# Run by make kernel: the kernel's make takes none of the top-level make's
+# flags (its jobserver, whose descriptors this script does not get; -s or
+# -n; variables given on its command line); it has its own -j below.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)

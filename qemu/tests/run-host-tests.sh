@@ -26,15 +26,15 @@ host_test() {	# $1 name (host-<name>.tap), $2 what it checks, $3... command
 	echo "[host] $what"
 	"$@" > "$results/host-$name.tap" || rc=1
 }
-# The four long ones first, in an order that splits them evenly over two
-# shards (measured alone: run-suites 28 s, build-states 27 s, runner 18 s,
-# report 5 s; the rest about 1 s each).
+# The four long ones first, in an order that spreads them over two or
+# three shards (measured alone: run-suites 28 s, build-states 27 s, runner
+# 18 s, report 5 s; the rest about 1 s each).
 host_test run-suites "guest harness (run-suites) self-checks, fake kernel tools" \
 	"$here/run-suites-selftest.sh"
 host_test build-states "kernel/build.sh from every cache state (fake source tarball)" \
 	"$top/kernel/tests/host-build-states.sh"
-host_test report "report.sh: totals and JUnit" "$here/report-selftest.sh"
 host_test runner "runner self-checks" "$here/runner-selftest.sh"
+host_test report "report.sh: totals and JUnit" "$here/report-selftest.sh"
 host_test run-payload "make run's payload checks" "$here/run-payload-selftest.sh"
 host_test bench-report "bench report self-checks" \
 	env PYTHONDONTWRITEBYTECODE=1 python3 "$here/bench-report-selftest.py"
