@@ -3,6 +3,10 @@
 # Host-side tests (no guest): build.sh from every cache state, the runner's and the guest harness's self-checks, report.sh, make run's payload
 # checks, the bench report on synthetic fio output, lib/c's and the userspace unit tests.  Each writes TAP into RESULTS_DIR/host-<name>.tap.
 set -u
+# Run by make test: the makes below are its children only by way of this
+# script and take none of its flags (its jobserver, whose descriptors they
+# do not get, or its -j).
+unset MAKEFLAGS MFLAGS MAKELEVEL
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # --list prints the names this shard would run, and runs nothing.
