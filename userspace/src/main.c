@@ -21,6 +21,53 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/*
+ * make test SHARD=I/N: instances of one file-system kind (fs, dax, size,
+ * mkfs options, LVM: what a mkfs template is made for, stack.c) kept
+ * together, so that a shard pays the first mkfs of few kinds, not of all
+ * (each is 3-6 s under TCG, and every shard paid all six).  The
+ * selection in kind order is cut into N runs of equal length; shard I
+ * takes run I, in --list order.
+ */
+static int cmp_kind(const void *pa, const void *pb)
+{
+	const struct instance *a = *(const struct instance *const *)pa;
+	const struct instance *b = *(const struct instance *const *)pb;
+	int c;
+
+	if (a->fs != b->fs)
+		return a->fs < b->fs ? -1 : 1;
+	if (a->sc->dax != b->sc->dax)
+		return a->sc->dax < b->sc->dax ? -1 : 1;
+	if (a->sc->size_mb != b->sc->size_mb)
+		return a->sc->size_mb < b->sc->size_mb ? -1 : 1;
+	c = strcmp(a->sc->mkfs_opts, b->sc->mkfs_opts);
+	if (c)
+		return c;
+	if (a->sc->lvm != b->sc->lvm)
+		return a->sc->lvm < b->sc->lvm ? -1 : 1;
+	return a < b ? -1 : a > b;	/* --list order: sel points into one array */
+}
+
+static int cmp_list_order(const void *pa, const void *pb)
+{
+	const struct instance *a = *(const struct instance *const *)pa;
+	const struct instance *b = *(const struct instance *const *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Keeps shard @i of @n of @sel[0..@nsel) in @sel; returns its length. */
+static int shard_select(struct instance **sel, int nsel, int i, int n)
+{
+	int lo = (int)((long)nsel * (i - 1) / n), hi = (int)((long)nsel * i / n);
+
+	qsort(sel, (size_t)nsel, sizeof(*sel), cmp_kind);
+	memmove(sel, sel + lo, (size_t)(hi - lo) * sizeof(*sel));
+	qsort(sel, (size_t)(hi - lo), sizeof(*sel), cmp_list_order);
+	return hi - lo;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -32,9 +79,11 @@ static void usage(FILE *f)
 		"                    repeatable, and one GLOB may hold several separated by\n"
 		"                    commas or spaces (ids contain neither)\n"
 		"  --seed N          PRNG seed for the wberr table (default 1)\n"
-		"  --shard I/N       only the selected instances whose position k (0-based, in\n"
-		"                    --list order) has k %% N == I-1: N shards make the whole\n"
-		"                    selection, each instance in exactly one (make test SHARD=)\n"
+		"  --shard I/N       only the I-th of N equal runs of the selection ordered by\n"
+		"                    file-system kind (fs, dax, size, mkfs options, LVM), in\n"
+		"                    --list order: N shards make the whole selection, each\n"
+		"                    instance in exactly one, each shard few kinds to mkfs\n"
+		"                    (make test SHARD=)\n"
 		"  --results DIR     write summary.txt, results.json, errno-fidelity.{md,csv},\n"
 		"                    programs/<id>/ and content-after-failure.{md,csv} there\n"
 		"  --disk DEV        scratch disk (default: first of $WBERR_DISKS)\n"
@@ -153,14 +202,8 @@ int main(int argc, char **argv)
 		if (ok)
 			sel[nsel++] = &inst[i];
 	}
-	if (shard_n > 1) {
-		int kept = 0;
-
-		for (int k = 0; k < nsel; k++)
-			if (k % shard_n == shard_i - 1)
-				sel[kept++] = sel[k];
-		nsel = kept;
-	}
+	if (shard_n > 1)
+		nsel = shard_select(sel, nsel, shard_i, shard_n);
 	if (check) {
 		printf("%d scenarios, %d instances, %d selected: OK\n", set.n, ninst, nsel);
 		return 0;
