@@ -13,7 +13,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 # The builds in parallel over the host's cores unless make was given -j
-# (a fresh clone's image and apps 28 s -> 23 s on 2 cores); a make run
+# (docs/measurements.md); a make run
 # by this one (make test's shards) shares its jobs; make shell keeps one
 # job, as it hands the terminal to the guest.
 ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS))$(filter shell,$(MAKECMDGOALS)),0)
@@ -240,11 +240,10 @@ unit-test: userspace
 # boots, one vCPU each), then merges them into $(RESULTS) with
 # qemu/merge-shards.sh: the same tests, spread over the host's cores.
 # By default one more than the host's cores when it has two or more: a
-# guest that sleeps in a test leaves its core idle, and a third shard
-# fills it (measured on 2 cores, fresh clone, docs/measurements.md:
-# JOBS=2 397 s, JOBS=3 352 s).  At most 4, and at most one per 3 GiB of
-# available memory (a guest has 2 GiB and a 512 MiB nvdimm).  SHARD= is
-# one shard: one job.
+# guest that sleeps in a test leaves its core idle, and the extra shard
+# fills it (docs/measurements.md, "make test under 6 minutes").  At most
+# 4, and at most one per 3 GiB of available memory (a guest has 2 GiB and
+# a 512 MiB nvdimm).  SHARD= is one shard: one job.
 DEFAULT_JOBS := $(shell n=$$(nproc 2>/dev/null || echo 1); \
 	m=$$(awk '/^MemAvailable:/ { print int($$2 / 3145728) }' /proc/meminfo 2>/dev/null); \
 	j=$$((n + 1)); [ "$$n" -ge 2 ] || j=1; [ "$$j" -le 4 ] || j=4; \
@@ -273,9 +272,8 @@ test: image apps
 endif
 
 # make test's work once image and apps are there: all of it, or SHARD's.
-# (Running the host tests beside the boots instead of before them was
-# measured no faster: 378 s against 375 s, 649 s of CPU against 618 s;
-# the two cores are already busy.)
+# The host tests come first: beside the boots they were no faster
+# (docs/measurements.md).
 test-shard:
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(if $(SHARD),echo $(SHARD) > $(RESULTS)/shard; echo "[test] shard $(SHARD): results in $(RESULTS)")

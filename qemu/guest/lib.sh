@@ -14,6 +14,12 @@ wberr_cmdline() {
 	tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1
 }
 
+# wberr_shard: this boot's make test SHARD=I/N ($WBERR_SHARD, else
+# wberr_shard= on the kernel command line), empty for all of it.
+wberr_shard() {
+	echo "${WBERR_SHARD:-$(wberr_cmdline wberr_shard)}"
+}
+
 # wberr_load_dm: make the dm "wberr" target available.  Returns 0 when
 # `dmsetup targets` lists it (loaded now or by an earlier test); otherwise
 # prints one line on stderr naming what failed (the .ko missing, insmod's

@@ -22,30 +22,19 @@
 #include <sys/stat.h>
 
 /*
- * make test SHARD=I/N: instances of one file-system kind (fs, dax, size,
- * mkfs options, LVM: what a mkfs template is made for, stack.c) kept
- * together, so that a shard pays the first mkfs of few kinds, not of all
- * (each is 3-6 s under TCG, and every shard paid all six).  The
- * selection in kind order is cut into N runs of equal length; shard I
- * takes run I, in --list order.
+ * make test SHARD=I/N: the selection in template-kind order
+ * (stack_kind_cmp()) cut into N runs of equal length, so that a shard
+ * pays the first mkfs of few kinds, not of all; shard I takes run I, in
+ * --list order.
  */
 static int cmp_kind(const void *pa, const void *pb)
 {
 	const struct instance *a = *(const struct instance *const *)pa;
 	const struct instance *b = *(const struct instance *const *)pb;
-	int c;
+	int c = stack_kind_cmp(a, b);
 
-	if (a->fs != b->fs)
-		return a->fs < b->fs ? -1 : 1;
-	if (a->sc->dax != b->sc->dax)
-		return a->sc->dax < b->sc->dax ? -1 : 1;
-	if (a->sc->size_mb != b->sc->size_mb)
-		return a->sc->size_mb < b->sc->size_mb ? -1 : 1;
-	c = strcmp(a->sc->mkfs_opts, b->sc->mkfs_opts);
 	if (c)
 		return c;
-	if (a->sc->lvm != b->sc->lvm)
-		return a->sc->lvm < b->sc->lvm ? -1 : 1;
 	return a < b ? -1 : a > b;	/* --list order: sel points into one array */
 }
 

@@ -97,6 +97,24 @@ void stack_templates_reset(void)
 	ntemplates = 0;
 }
 
+int stack_kind_cmp(const struct instance *a, const struct instance *b)
+{
+	int c;
+
+	if (a->fs != b->fs)
+		return a->fs < b->fs ? -1 : 1;
+	if (a->sc->dax != b->sc->dax)
+		return a->sc->dax < b->sc->dax ? -1 : 1;
+	if (a->sc->size_mb != b->sc->size_mb)
+		return a->sc->size_mb < b->sc->size_mb ? -1 : 1;
+	c = strcmp(a->sc->mkfs_opts, b->sc->mkfs_opts);
+	if (c)
+		return c;
+	if (a->sc->lvm != b->sc->lvm)
+		return a->sc->lvm < b->sc->lvm ? -1 : 1;
+	return 0;
+}
+
 static int templates_wanted(void)
 {
 	const char *e = getenv("WBERR_NO_TEMPLATE");

@@ -47,6 +47,10 @@ struct stack {
 int stack_setup(struct stack *s, char *reason, size_t rlen);
 /* forget the templates (a test's reset) */
 void stack_templates_reset(void);
+/* orders instances by what a template is made for (the fs and its mkfs
+ * command, dax, size, mkfs options; LVM instances, which get none, after
+ * the others): 0 when one template serves both */
+int stack_kind_cmp(const struct instance *a, const struct instance *b);
 /* mount with the scenario's options; 0 or -errno */
 int stack_mount(struct stack *s);
 /* the scenario's umount step: 0 or -errno (EBUSY while an fd is open) */

@@ -123,7 +123,7 @@ struct fdst {
 	size_t *sf, nsf;	/* syncfs record indices, in order */
 	uint32_t *lvl;		/* [nfs] cursor level after each fs sync */
 	size_t *fsj, nfsj;	/* the fs indices whose B marker is known, */
-	long *fsb;		/* [nfsj] and that marker's event index */
+	size_t *fsb;		/* [nfsj] and that marker's event index */
 	int fsb_sorted;		/* fsb ascending: it can be searched */
 	size_t lost_at;		/* 1 + fs index of the last lost report */
 	char hash[24];
@@ -142,7 +142,6 @@ struct ctx {
 	long *bm, *em;		/* [recs.n] B / E marker event, -1 if none */
 	long *recidx;		/* [nproc * nseq] record index of (proc, seq) */
 	uint32_t nproc, nseq;
-	unsigned char *hit;	/* [nfiles] scratch */
 	int has_sb;		/* the kernel traces syncfs cursor moves */
 	long *next_on_cpu;	/* [trace.n] next event of the same CPU, -1 */
 	struct wb_inv_ev *sets;	/* the set events on the device, as evidence */
@@ -583,6 +582,22 @@ static void check_fsync_results(struct ctx *c, struct fdst *d)
 	check_results(c, d, d->fs, d->nfs, d->lvl, "f_wb_err cursor", 1);
 }
 
+/* Position of the first element > @k in @v[0..@n), ascending. */
+static size_t first_above(const size_t *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] <= k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * Lost errors, fsync family.  filemap_set_wb_err is traced after
  * errseq_set() in __filemap_set_wb_err(), and the worker writes its 'B'
@@ -605,20 +620,10 @@ static void check_fsync_lost(struct ctx *c, size_t si, uint32_t level)
 		/* the first sync whose B is certainly after the set; a B at
 		 * or before the set's index cannot be, so a sorted fsb lets
 		 * the scan start past them */
-		if (d->fsb_sorted) {
-			size_t hi = d->nfsj;
-
-			while (p < hi) {
-				size_t mid = p + (hi - p) / 2;
-
-				if ((size_t)d->fsb[mid] <= si)
-					p = mid + 1;
-				else
-					hi = mid;
-			}
-		}
+		if (d->fsb_sorted)
+			p = first_above(d->fsb, d->nfsj, si);
 		for (; p < d->nfsj; p++)
-			if (before(c, si, (size_t)d->fsb[p]))
+			if (before(c, si, d->fsb[p]))
 				break;
 		j = p < d->nfsj ? d->fsj[p] : d->nfs;
 		if (j == d->nfs) {
@@ -655,10 +660,10 @@ static void index_fd_syncs(struct ctx *c, struct fdst *d)
 
 		if (b < 0)
 			continue;
-		if (d->nfsj && b <= d->fsb[d->nfsj - 1])
+		if (d->nfsj && (size_t)b <= d->fsb[d->nfsj - 1])
 			d->fsb_sorted = 0;
 		d->fsj[d->nfsj] = j;
-		d->fsb[d->nfsj++] = b;
+		d->fsb[d->nfsj++] = (size_t)b;
 	}
 }
 
@@ -730,22 +735,6 @@ static void check_faults(struct ctx *c)
 	}
 }
 
-/* Position in c->setk of the first set event with trace index > @k. */
-static size_t set_after_index(const struct ctx *c, size_t k)
-{
-	size_t lo = 0, hi = c->nsets;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->setk[mid] <= k)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Position in c->setk of the first set event with ev_lo() >= @ns (the
  * trace is sorted by time stamp, so ev_lo() grows along c->setk). */
 static size_t set_from_ns(const struct ctx *c, uint64_t ns)
@@ -800,7 +789,7 @@ static void check_syncfs(struct ctx *c, struct fdst *d)
 		 * needs k after prev_e in the sorted trace; the margin ends
 		 * the window. */
 		if (j == 0 || prev_e >= 0) {
-			for (p = j == 0 ? 0 : set_after_index(c, (size_t)prev_e);
+			for (p = j == 0 ? 0 : first_above(c->setk, c->nsets, (size_t)prev_e);
 			     p < c->nsets; p++) {
 				size_t k = c->setk[p];
 				long nx = c->next_on_cpu[k];
@@ -865,7 +854,6 @@ unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
 	c.em = wbs_xcalloc(in->recs.n + 1, sizeof(*c.em));
 	c.adv = wbs_xcalloc(in->recs.n * MAX_ADV_PER_SYNC + 1, sizeof(*c.adv));
 	c.nadv = wbs_xcalloc(in->recs.n + 1, 1);
-	c.hit = wbs_xcalloc(in->files.nfiles + 1, 1);
 	if (in->meta.stop_ns > in->meta.go_ns)
 		out->loop_s = (double)(in->meta.stop_ns - in->meta.go_ns) / 1e9;
 
@@ -907,8 +895,8 @@ unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
 		const struct wb_fault *ft = &in->faults.v[i];
 
 		wbs_files_hit(&in->files, ft->sector,
-			      ft->sector + (ft->nr ? ft->nr - 1 : 0), c.hit);
-		memcpy(&c.fault_hit[i * in->files.nfiles], c.hit, in->files.nfiles);
+			      ft->sector + (ft->nr ? ft->nr - 1 : 0),
+			      &c.fault_hit[i * in->files.nfiles]);
 	}
 	build_fds(&c);
 	index_recs(&c);
@@ -941,7 +929,6 @@ unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
 	free(c.recidx);
 	free(c.next_on_cpu);
 	free(c.nadv);
-	free(c.hit);
 	free(c.sets);
 	free(c.setk);
 	free(c.fault_hit);
