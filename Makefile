@@ -203,11 +203,13 @@ vpath %.c $(TOP)/qemu/guest $(TOP)/dm-wberr/tests $(TOP)/kernel/tests
 LIBWB := $(BUILD)/lib/libwb.a
 GUEST_CFLAGS += -I$(TOP)/lib/c -I$(TOP)/dm-wberr
 
+# Nothing compiles before deps has installed the headers and tools: under
+# -j, a prerequisite listed beside deps would start beside it.
 .PHONY: FORCE
-$(LIBWB): FORCE
+$(LIBWB): FORCE | deps
 	@$(MAKE) -s -C $(TOP)/lib/c BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN)
 
-$(GUEST_BIN)/%: %.c $(LIBWB)
+$(GUEST_BIN)/%: %.c $(LIBWB) | deps
 	@mkdir -p $(GUEST_BIN)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< $(LIBWB) $(GUEST_LDLIBS)
 

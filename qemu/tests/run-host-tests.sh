@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Host-side tests (no guest): build.sh from every cache state, the runner's and the guest harness's self-checks, report.sh, make run's payload
-# checks, the bench report on synthetic fio output, lib/c's and the userspace unit tests.  Each writes TAP into RESULTS_DIR/host-<name>.tap.
+# Host-side tests (no guest): build.sh from every cache state, the runner's
+# and the guest harness's self-checks, report.sh, make run's payload checks,
+# the top Makefile's order under -j, the bench report on synthetic fio
+# output, lib/c's and the userspace unit tests.  Each writes TAP into
+# RESULTS_DIR/host-<name>.tap.
 set -u
 # Run by make test: the makes below are its children only by way of this
 # script and take none of its flags (its jobserver, whose descriptors they
@@ -32,7 +35,7 @@ host_test() {	# $1 name (host-<name>.tap), $2 what it checks, $3... command
 }
 # The four long ones first, in an order that spreads them over two or
 # three shards (measured alone: run-suites 28 s, build-states 27 s, runner
-# 18 s, report 5 s; the rest about 1 s each).
+# 18 s, report 5 s, make-deps 7 s (sleeps); the rest about 1 s each).
 host_test run-suites "guest harness (run-suites) self-checks, fake kernel tools" \
 	"$here/run-suites-selftest.sh"
 host_test build-states "kernel/build.sh from every cache state (fake source tarball)" \
@@ -40,6 +43,8 @@ host_test build-states "kernel/build.sh from every cache state (fake source tarb
 host_test runner "runner self-checks" "$here/runner-selftest.sh"
 host_test report "report.sh: totals and JUnit" "$here/report-selftest.sh"
 host_test run-payload "make run's payload checks" "$here/run-payload-selftest.sh"
+host_test make-deps "make -j installs its packages before it compiles" \
+	"$here/make-deps-selftest.sh"
 host_test bench-report "bench report self-checks" \
 	env PYTHONDONTWRITEBYTECODE=1 python3 "$here/bench-report-selftest.py"
 host_test compare "kernel comparison (compare.py) self-checks" \
