@@ -204,12 +204,13 @@ LIBWB := $(BUILD)/lib/libwb.a
 GUEST_CFLAGS += -I$(TOP)/lib/c -I$(TOP)/dm-wberr
 
 # Nothing compiles before deps has installed the headers and tools: under
-# -j, a prerequisite listed beside deps would start beside it.
+# -j, a prerequisite listed beside deps would start beside it.  Every C
+# program here waits for libwb.a, and so for deps too.
 .PHONY: FORCE
 $(LIBWB): FORCE | deps
 	@$(MAKE) -s -C $(TOP)/lib/c BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN)
 
-$(GUEST_BIN)/%: %.c $(LIBWB) | deps
+$(GUEST_BIN)/%: %.c $(LIBWB)
 	@mkdir -p $(GUEST_BIN)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< $(LIBWB) $(GUEST_LDLIBS)
 

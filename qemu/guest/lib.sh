@@ -20,6 +20,20 @@ wberr_shard() {
 	echo "${WBERR_SHARD:-$(wberr_cmdline wberr_shard)}"
 }
 
+# wberr_wait_until SECONDS COMMAND...: run COMMAND every 0.1 s until it
+# succeeds, for at most SECONDS; status 1 if it never did.  The wait for an
+# event that has no fixed time (a bio held, a process gone, a deferred
+# removal done), instead of a sleep long enough for a slow guest.
+wberr_wait_until() {
+	_wait_left=$(($1 * 10))
+	shift
+	until "$@"; do
+		[ "$_wait_left" -gt 0 ] || return 1
+		_wait_left=$((_wait_left - 1))
+		sleep 0.1
+	done
+}
+
 # wberr_load_dm: make the dm "wberr" target available.  Returns 0 when
 # `dmsetup targets` lists it (loaded now or by an earlier test); otherwise
 # prints one line on stderr naming what failed (the .ko missing, insmod's
