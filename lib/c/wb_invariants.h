@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The three rules both oracles check, written once.  wberr-run judges one
+ * The three rules every judge checks, written once.  wberr-run judges one
  * step at a time against its model (userspace/src/crosscheck.c);
  * wberr-stress judges a whole concurrent run after the fact
- * (userspace/stress/oracle.c).  Each tool decides which evidence belongs
- * to a call or a fault (its attribution); the rules below only judge it:
+ * (userspace/stress/oracle.c); program mode judges an unmodified program's
+ * run (userspace/src/synctrace.c).  The rules below only judge:
  *
  *   cause      an error a call returns has a cause: a logged fault
  *              (wberr-run) or a move of the call's errseq cursor
@@ -15,9 +15,10 @@
  *              starts where the cursor was, and a call's advances match
  *              the error it reports or the model expects.
  *
- * The evidence is a small record both tools fill from their own trace
- * types.  lib/c/tests/test_invariants.c has a clean and a violating case
- * for every verdict.
+ * The evidence is the one event shape, struct wb_ev (wb_trace.h), as the
+ * one attributor (wb_attr.h) tied it to calls and faults.
+ * lib/c/tests/test_invariants.c has a clean and a violating case for every
+ * verdict.
  */
 #ifndef WB_INVARIANTS_H
 #define WB_INVARIANTS_H
@@ -38,23 +39,25 @@ enum wb_inv {
 
 const char *wb_inv_name(enum wb_inv v);
 
-/* one traced errseq event; kind is WB_TEV_SET, WB_TEV_ADVANCE or
- * WB_TEV_SB_ADVANCE (wb_trace.h) */
-struct wb_inv_ev {
-	int kind;
-	uint64_t ino;
-	uint64_t hi_ns;		/* the latest time it may have happened */
-	uint32_t old, new;	/* SET: before/after errseq_set; ADVANCE: cursor */
-};
+struct wb_ev;
 
 /* cause: @err (errno, 0 for success) given @ncauses pieces of evidence */
 enum wb_inv wb_inv_cause(int err, unsigned long ncauses);
 
-/* fault-set: the index of the first SET on @ino with hi_ns >= @ns in
- * @ev[n], or -1 */
-long wb_inv_set_after(const struct wb_inv_ev *ev, size_t n, uint64_t ino, uint64_t ns);
+/* a set on any device: wberr-run's one file system and its raw device's
+ * bdev inode (whose super block is another) */
+#define WB_INV_ANY_DEV UINT32_MAX
+
+/*
+ * fault-set: the index of the first set event in @ev[n] on (@major:@minor,
+ * @ino) that may have happened at or after @ns (its time stamp plus the
+ * trace clock's step @gran_ns), or -1
+ */
+long wb_inv_set_after(const struct wb_ev *ev, size_t n, uint32_t major, uint32_t minor,
+		      uint64_t ino, uint64_t ns, uint64_t gran_ns);
 /* fault-set: OK when wb_inv_set_after() finds one, else FAULT_NO_SET */
-enum wb_inv wb_inv_fault_set(const struct wb_inv_ev *ev, size_t n, uint64_t ino, uint64_t ns);
+enum wb_inv wb_inv_fault_set(const struct wb_ev *ev, size_t n, uint32_t major, uint32_t minor,
+			     uint64_t ino, uint64_t ns, uint64_t gran_ns);
 
 /* cursor: an advance @old -> @new against the cursor's value *@cur (the
  * SEEN flag aside, as sampling clears it); *@cur becomes @new either way */
@@ -64,13 +67,14 @@ enum wb_inv wb_inv_cursor_step(uint32_t *cur, uint32_t old, uint32_t new);
 enum wb_inv_match { WB_INV_ANY, WB_INV_LAST };
 
 /*
- * cursor: the advances @adv[n] of one call on its cursor, against whether
- * an error was due (@failed) and its errno @err.  Checked in this order:
- * advanced although none was due (ADVANCE_NO_ERROR), due but no advance
- * (NO_ADVANCE), advanced but not to @err (WRONG_ERRNO; @how says whether
- * any advance or the last one must reach it).
+ * cursor: the advances @adv[n] (cursor move events) of one call on its
+ * cursor, against whether an error was due (@failed) and its errno @err.
+ * Checked in this order: advanced although none was due
+ * (ADVANCE_NO_ERROR), due but no advance (NO_ADVANCE), advanced but not to
+ * @err (WRONG_ERRNO; @how says whether any advance or the last one must
+ * reach it).
  */
-enum wb_inv wb_inv_advance(int failed, int err, const struct wb_inv_ev *adv, size_t n,
+enum wb_inv wb_inv_advance(int failed, int err, const struct wb_ev *const *adv, size_t n,
 			   enum wb_inv_match how);
 
 #endif

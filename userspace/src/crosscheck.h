@@ -2,9 +2,9 @@
 /*
  * wberr-run's cross-checks of a step against the kernel's own evidence:
  * the fault log's lines and the errseq trace's events, as recorded during
- * the step.  The rules are lib/c's wb_invariants (shared with
- * wberr-stress); this module applies them to one step of the model and
- * words the "CROSS-CHECK:" messages.  It needs no device, so
+ * the step and attributed by lib/c's one attributor (wb_attr).  The rules
+ * are lib/c's wb_invariants (every judge's); this module applies them to
+ * one step of the model and words the "CROSS-CHECK:" messages.  It needs no device, so
  * tests/test_crosscheck.c replays recorded evidence through it on the
  * host.
  */
@@ -14,38 +14,40 @@
 #include <stddef.h>
 
 #include "oracle.h"
+#include "wb_attr.h"
 #include "wb_faultlog.h"
 #include "wb_invariants.h"
-#include "wb_trace.h"
 
-/* The step's trace as evidence: out[i] is ev[i] (markers keep their kind
- * and are ignored by the rules), so marker indices still bound windows. */
-void xc_evidence(const struct wb_tev *ev, int nev, struct wb_inv_ev *out);
+/*
+ * The step's trace, parsed and attributed with the windows the runner's
+ * markers make (lib/c wb_attr, WB_WIN_MARKS_ALL): the runner writes
+ * "wb B|E <proc> 0 <step>" around each call an agent makes.  Into zeroed
+ * @t and @a; @text may be NULL (not traced).  0, or -1 when out of memory.
+ */
+int xc_attribute(struct wb_trace *t, struct wb_attr *a, const char *text);
 
-/* The call's own window of step @step: *lo = its "B<step>" marker, *hi =
- * its "E<step>" marker (0 and @nev when missing); returns the number of
- * the two markers found, 2 when the window is sound. */
-int xc_window(const struct wb_tev *ev, int nev, int step, int *lo, int *hi);
+/* the call of step @step in @a: both its markers traced, else -1 */
+long xc_call(const struct wb_attr *a, int step);
 
 /*
  * fault-set: the data fault @f was attributed to @path, inode number @ino;
- * the step's trace @ev[n] must hold a filemap_set_wb_err on it.  Returns
- * 1 when it does, else 0 and adds a CROSS-CHECK message to @msg.
+ * the step's trace @t must hold a filemap_set_wb_err on it.  Returns 1
+ * when it does, else 0 and adds a CROSS-CHECK message to @msg.
  */
 int xc_fault_set(const struct wb_fault *f, const char *path, unsigned long ino,
-		 const struct wb_inv_ev *ev, size_t n, char *msg, size_t len);
+		 const struct wb_trace *t, char *msg, size_t len);
 
 /*
  * cursor: the model's prediction @p for a sync call against the cursor
- * advances traced in the call's own window @ev[n] (between its B and E
- * markers) on inode @ino: file_check_and_advance_wb_err, or for syncfs
- * (p->sb) file_check_and_advance_sb_err (kernel/patches/0004; stock 6.12
- * has no event for f_sb_err, so the caller skips it there).  Returns 1
- * when consistent (adding a "trace: ..." note when there was a move), else
- * 0 and a CROSS-CHECK message.
+ * advances the attributor gave the step's call @call on inode @ino:
+ * file_check_and_advance_wb_err, or for syncfs (p->sb)
+ * file_check_and_advance_sb_err (kernel/patches/0004; stock 6.12 has no
+ * event for f_sb_err, so the caller skips it there).  Returns 1 when
+ * consistent (adding a "trace: ..." note when there was a move), else 0
+ * and a CROSS-CHECK message.
  */
-int xc_cursor(const struct or_pred *p, unsigned long ino, const struct wb_inv_ev *ev,
-	      size_t n, char *msg, size_t len);
+int xc_cursor(const struct or_pred *p, unsigned long ino, const struct wb_attr *a, long call,
+	      char *msg, size_t len);
 
 /*
  * cause: a step returned @err; unless the scenario names that error
@@ -84,12 +86,13 @@ struct xc_step {
 };
 
 /*
- * The three rules on step @s against the trace taken after it, @ev[nev]:
- * fault-set for each attributed fault, cursor in the call's window (when
- * both markers are there, and for syncfs only when @s->sb_traced), cause.
- * Returns 1 when all pass, else 0; the messages go to @msg.
+ * The three rules on step @s against the trace taken after it, as @a
+ * attributed it (xc_attribute()): fault-set for each attributed fault,
+ * cursor in the call's window (when both markers are there, and for
+ * syncfs only when @s->sb_traced), cause.  Returns 1 when all pass, else
+ * 0; the messages go to @msg.
  */
-int xc_step(const struct xc_step *s, const struct wb_tev *ev, int nev, char *msg, size_t len);
+int xc_step(const struct xc_step *s, const struct wb_attr *a, char *msg, size_t len);
 
 /* appends "; "-separated text to @msg (what every step message is built with) */
 void add_msg(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -20,7 +20,6 @@
 #include "program.h"
 #include "sys.h"
 #include "wb_sys.h"
-#include "trace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -56,10 +55,18 @@ struct run {
 	struct {
 		unsigned long ino;
 		int known;
-		struct ext ext[MAX_EXT];
-		int next;
 		int last_log;	/* index of the last fault attributed to it */
 	} in[OR_MAX_INODES];
+	/* the model's inodes for the attributor, by model index: inode number
+	 * (once opened) and every extent each has had */
+	struct wb_files files;
+	uint32_t major, minor;	/* st_dev of the file system under test */
+	int sb_trace;		/* the kernel traces f_sb_err moves (patch 0004) */
+	struct evidence evd;
+	int evd_on;
+	uint64_t loop_t0;
+	int fatal;
+	int matrix_errno;	/* the instance's status's errno ($errno) */
 	/*
 	 * Where a kernel fact (lib/c wb_kernel) had a data fault recorded as
 	 * another errno than its status's (6.1 ext4: EIO for a timeout): a
@@ -106,6 +113,13 @@ static int sock_of(struct run *r, const char *proc)
 	return -1;
 }
 
+/* the model's inode @i as the attributor's file @i */
+static void file_of_inode(struct run *r, int i)
+{
+	wb_files_set(&r->files, (unsigned int)i, r->in[i].known ? r->in[i].ino : 0,
+		     oracle_inode_path(&r->o, i));
+}
+
 /* remember every extent a tracked file has had */
 static void refresh_extents(struct run *r)
 {
@@ -118,34 +132,11 @@ static void refresh_extents(struct run *r)
 		if (!oracle_inode_linked(&r->o, i) || oracle_inode_path(&r->o, i)[0] == '@')
 			continue;
 		n = stack_fiemap(&r->st, oracle_inode_path(&r->o, i), e, MAX_EXT);
-		for (int k = 0; k < n; k++) {
-			int dup = 0;
-
-			for (int j = 0; j < r->in[i].next; j++)
-				dup |= r->in[i].ext[j].first == e[k].first && r->in[i].ext[j].last == e[k].last;
-			if (!dup && r->in[i].next < MAX_EXT)
-				r->in[i].ext[r->in[i].next++] = e[k];
-		}
+		if (n > 0 && (unsigned int)i >= r->files.nfiles)
+			file_of_inode(r, i);
+		for (int k = 0; k < n; k++)
+			wb_files_add_extent(&r->files, (unsigned int)i, e[k].first, e[k].last);
 	}
-}
-
-static int inode_by_sector(struct run *r, uint64_t first, uint64_t nr)
-{
-	uint64_t last = first + (nr ? nr : 1) - 1;
-
-	for (int i = 0; i < oracle_ninodes(&r->o); i++)
-		for (int j = 0; j < r->in[i].next; j++)
-			if (first <= r->in[i].ext[j].last && last >= r->in[i].ext[j].first)
-				return i;
-	return -1;
-}
-
-static int inode_by_ino(struct run *r, unsigned long ino)
-{
-	for (int i = 0; i < oracle_ninodes(&r->o); i++)
-		if (r->in[i].known && r->in[i].ino == ino)
-			return i;
-	return -1;
 }
 
 static int is_data_write(const struct wb_fault *e)
@@ -162,6 +153,7 @@ static void note_open(struct run *r, const char *path, const struct agent_resp *
 	r->in[i].known = 1;
 	/* a device's pages live in the bdev inode, numbered by the kernel dev_t */
 	r->in[i].ino = r->fs == FS_RAW && path[0] == '@' ? ((unsigned long)ar->maj << 20) | ar->min : ar->ino;
+	file_of_inode(r, i);
 }
 
 static uint64_t now_ns(void)
@@ -446,327 +438,462 @@ static int instance_statuses_exist(const struct wb_kernel *k, const struct insta
 	return 1;
 }
 
-int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struct inst_result *res)
-{
-	struct run *r = calloc(1, sizeof(*r));
-	const struct scenario *sc = inst->sc;
-	int nprocs = 1, fatal = 0;
-	double t0 = now_s();
-	const struct wb_status *mbs = inst->status ? wb_status_by_name(inst->status) : NULL;
-	int matrix_errno = mbs ? mbs->err : 0;
-	char *trace_text = NULL;
-	struct wb_tev *ev = NULL;
-	struct xc_attr *attr = NULL;	/* the step's data faults on known inodes */
-	int nev = 0, capev = 0, sb_trace = 0;
-	size_t capattr = 0;
-	struct evidence evd;
-	int evd_on = 0, rc_setup;
-	uint64_t loop_t0 = 0;
-	double t_td;
+/* one step on its way through the pipeline: run, collect, attribute, predict, judge, record */
+struct step_ctx {
+	int i;
+	const struct step *st, *judged;
+	struct step_result *sr;
+	struct agent_resp ar;
+	struct or_pred pred;
+	struct verdict v;
+	struct xc_step xs;
+	struct xc_attr *attr;	/* the step's data faults on known inodes */
+	size_t capattr;
+	int log_lo, nondata, sync_op, dio_step, xc_ok;
+	uint64_t t0, t1;
+	char what[128];
+	char *text;		/* the trace taken after the step */
+	struct wb_trace t;
+	struct wb_attr a;	/* its calls, and the step's faults against the model's files */
+};
 
-	memset(res, 0, sizeof(*res));
-	res->inst = inst;
+/* run: the call itself, between its two trace markers */
+static void step_run(struct run *r, struct step_ctx *c)
+{
+	describe_step(c->st, c->what, sizeof(c->what));
+	c->sync_op = oracle_is_sync(&r->o, c->st);
+	c->dio_step = oracle_is_dio_write(&r->o, c->st);
+	if (r->cfg->tracefs)
+		mark_step(r, c->st, 'B', c->i);
+	c->t0 = now_ns();
+	if (!r->loop_t0)
+		r->loop_t0 = c->t0;
+	if (run_step(r, c->i, c->sr, &c->ar) < 0)
+		r->fatal = 1;
+	c->t1 = now_ns();
+	r->res->phase[PH_STEPS] += (double)(c->t1 - c->t0) / 1e9;
+	c->sr->ran = 1;
+	if (r->cfg->tracefs)
+		mark_step(r, c->st, 'E', c->i);
+}
+
+/*
+ * collect: what the device failed during the step and the trace taken
+ * after it, parsed once and attributed once (lib/c wb_attr): the step's
+ * call window, and each fault against the model's files.  The structural
+ * change of an open comes first: the inode number it opened names its
+ * file for the attributor.
+ */
+static void step_collect(struct run *r, struct step_ctx *c)
+{
+	c->log_lo = r->fl.nlog;
+	if (faults_fetch_log(&r->fl))
+		add_msg(c->sr->msg, sizeof(c->sr->msg), "cannot read the fault log");
+	if (r->cfg->tracefs)
+		c->text = wb_tracefs_take(r->cfg->tracefs);
+	if (r->fl.nlog > c->log_lo)
+		refresh_extents(r);
+	if (c->st->op == OP_OPEN || c->st->op == OP_REOPEN)
+		model_update(r, c->st, c->sr, &c->ar);
+	if (xc_attribute(&c->t, &c->a, c->text) ||
+	    wb_attr_faults(&c->a, r->fl.log + c->log_lo, (size_t)(r->fl.nlog - c->log_lo), &r->files,
+			   r->major, r->minor))
+		add_msg(c->sr->msg, sizeof(c->sr->msg), "out of memory for the trace");
+}
+
+/* the model inode a fault of the step (index @k in the step's) landed on, -1 */
+static int fault_inode(struct run *r, const struct step_ctx *c, size_t k)
+{
+	if (r->fs == FS_RAW)
+		return oracle_inode(&r->o, "@dev", 1);
+	if (!c->a.file_of)
+		return -1;
+	for (unsigned int f = 0; f < r->files.nfiles; f++)
+		if (wb_attr_hit(&c->a, k, f))
+			return (int)f;
+	/* not in any extent we know: the set the attributor gave it names the inode */
+	for (size_t e = 0; e < c->t.n; e++)
+		if (c->a.set_fault[e] == (long)k && c->a.file_of[e] >= 0 && r->in[c->a.file_of[e]].known)
+			return (int)c->a.file_of[e];
+	return -1;
+}
+
+/* a kernel fact (lib/c wb_kernel) for the errno this kernel records for @e on @ino */
+static int kernel_fact(struct run *r, struct step_ctx *c, const struct wb_fault *e, int ino)
+{
+	const char *fact = NULL;
+	int rec = wb_kernel_data_errno(r->cfg->kernel, fs_names[r->fs], e->err, &fact);
+	char note[PATH_LEN + 96];
+	int m = 0;
+
+	if (fact && rec != e->err) {
+		while (m < r->nrecmap && r->recmap[m].from != e->err)
+			m++;
+		if (m == r->nrecmap && m < (int)(sizeof(r->recmap) / sizeof(r->recmap[0]))) {
+			r->recmap[m].from = e->err;
+			r->recmap[m].to = rec;
+			r->recmap[m].why = fact;
+			r->nrecmap++;
+		}
+	}
+	if (fact) {
+		snprintf(note, sizeof(note), "%s records %s on %s:", kernel_name(r->cfg), wb_errno_name(rec),
+			 oracle_inode_path(&r->o, ino));
+		if (!strstr(c->sr->msg, note))
+			add_msg(c->sr->msg, sizeof(c->sr->msg), "%s %s", note, fact);
+	}
+	return rec;
+}
+
+/*
+ * The errno the kernel records for fault @e on @ino: a patched kernel
+ * traces it, and the model follows the kernel, saying where it differs
+ * from the kernel facts (lib/c/wb_kernel.c).
+ */
+static int recorded_errno(struct run *r, struct step_ctx *c, const struct wb_fault *e, int ino)
+{
+	int rec = kernel_fact(r, c, e, ino), traced = -1;
+	char note[PATH_LEN + 96];
+
+	for (size_t k = 0; k < c->t.n; k++)
+		if (c->t.v[k].kind == WB_EV_SET && r->in[ino].known && c->t.v[k].es.ino == r->in[ino].ino &&
+		    c->t.v[k].es.err > 0)
+			traced = c->t.v[k].es.err;
+	if (traced > 0 && traced != rec) {
+		snprintf(note, sizeof(note), "kernel records %s on %s where the kernel facts say %s",
+			 wb_errno_name(traced), oracle_inode_path(&r->o, ino), wb_errno_name(rec));
+		if (!strstr(c->sr->msg, note))
+			add_msg(c->sr->msg, sizeof(c->sr->msg), "%s", note);
+		rec = traced;
+	}
+	return rec;
+}
+
+static void add_attr(struct step_ctx *c, const struct wb_fault *e, const char *path, unsigned long ino)
+{
+	if (c->xs.nattr == c->capattr) {
+		struct xc_attr *na = realloc(c->attr, (c->capattr * 2 + 8) * sizeof(*na));
+
+		if (!na)
+			return;
+		c->attr = na;
+		c->capattr = c->capattr * 2 + 8;
+	}
+	c->attr[c->xs.nattr++] = (struct xc_attr){ .f = e, .path = path, .ino = ino };
+}
+
+/* one fault of the step: its inode, the errno recorded there, the model told */
+static void attribute_fault(struct run *r, struct step_ctx *c, int k)
+{
+	const struct wb_fault *e = &r->fl.log[k];
+	struct step_result *sr = c->sr;
+	int ino;
+
+	r->res->nfaults++;
+	if (!e->err)
+		return;		/* dropped: completed without error */
+	if (!is_data_write(e)) {
+		if (strcmp(e->opclass, "read"))
+			c->nondata++;
+		add_msg(sr->msg, sizeof(sr->msg), "fault #%" PRIu64 " %s %s sector %" PRIu64 "+%" PRIu64 " %s (not file data)",
+			e->seq, e->opclass, e->flags, e->sector, e->nr, e->status);
+		return;
+	}
+	if (c->dio_step) {
+		add_msg(sr->msg, sizeof(sr->msg), "fault #%" PRIu64 " %s sector %" PRIu64 "+%" PRIu64 " %s on the O_DIRECT write itself",
+			e->seq, e->opclass, e->sector, e->nr, e->status);
+		return;
+	}
+	ino = fault_inode(r, c, (size_t)(k - c->log_lo));
+	if (ino < 0) {
+		c->nondata++;
+		add_msg(sr->msg, sizeof(sr->msg), "fault #%" PRIu64 " write sector %" PRIu64 "+%" PRIu64 " %s hit no tracked file (metadata?)",
+			e->seq, e->sector, e->nr, e->status);
+		return;
+	}
+	oracle_record(&r->o, ino, recorded_errno(r, c, e, ino));
+	r->in[ino].last_log = k + 1;
+	/* cross-check (xc_step): the kernel must have recorded it on that inode */
+	if (r->in[ino].known)
+		add_attr(c, e, oracle_inode_path(&r->o, ino), r->in[ino].ino);
+}
+
+/* attribute: every fault of the step to the model, and the scenario's own records */
+static void step_attribute(struct run *r, struct step_ctx *c)
+{
+	const struct step *st = c->st;
+
+	for (int k = c->log_lo; k < r->fl.nlog; k++)
+		attribute_fault(r, c, k);
+	if (st->rec_path[0]) {
+		int ino = oracle_inode(&r->o, st->rec_path, 0);
+
+		if (ino >= 0) {
+			oracle_record(&r->o, ino, st->rec_err);
+			add_msg(c->sr->msg, sizeof(c->sr->msg), "the filesystem records %s on %s (scenario: %s)",
+				wb_errno_name(st->rec_err), st->rec_path, st->why);
+		}
+	}
+}
+
+/* predict: what the model says a sync call returns, and the step as judged on this kernel */
+static void step_predict(struct run *r, struct step_ctx *c)
+{
+	const struct step *st = c->st;
+	struct step_result *sr = c->sr;
+
+	memset(&c->pred, 0, sizeof(c->pred));
+	if (c->sync_op && !sr->err && sr->ret < 0)
+		sr->err = EIO;
+	c->judged = kernel_adjusted(r, st, c->sync_op && !c->dio_step, r->matrix_errno, sr);
+	if (c->sync_op && oracle_sync(&r->o, st->op, st->proc, st->fd, st->flags, &c->pred) == 0 && c->pred.valid) {
+		sr->checked = 1;
+		r->res->nchecked++;
+		r->res->nreported += sr->err != 0;
+	}
+}
+
+/* the model's verdict on the call, its content, DAX, and the fault behind an error */
+static void judge_model(struct run *r, struct step_ctx *c)
+{
+	const struct step *st = c->st;
+	struct step_result *sr = c->sr;
+
+	oracle_judge(sr->checked ? &c->pred : NULL, sr->err, c->judged, r->fs, r->matrix_errno, c->nondata, &c->v);
+	sr->explicit_ = c->v.explicit_;
+	sr->expected = c->v.expected;
+	sr->pass = c->v.pass;
+	if (c->v.msg[0])
+		add_msg(sr->msg, sizeof(sr->msg), "%s", c->v.msg);
+	if (st->has_content && !sr->err)
+		judge_content(c->judged, r->fs, sr);
+	if ((st->op == OP_LOAD || st->op == OP_STORE) && sr->err == EFAULT)
+		add_msg(sr->msg, sizeof(sr->msg), "SIGBUS");
+	if (r->sc->dax && st->op == OP_OPEN && !sr->err && st->path[0] != '@' && !dax_in_effect(r, st, sr))
+		sr->pass = 0;
+	if (sr->err && c->pred.valid && c->pred.err && c->pred.inode >= 0) {
+		int k = r->in[c->pred.inode].last_log - 1;
+
+		if (k >= 0)
+			add_msg(sr->msg, sizeof(sr->msg), "from fault #%" PRIu64 " %s sector %" PRIu64 "+%" PRIu64 " %s",
+				r->fl.log[k].seq, r->fl.log[k].opclass, r->fl.log[k].sector, r->fl.log[k].nr,
+				r->fl.log[k].status);
+	}
+}
+
+/*
+ * judge: the model's verdict, then the cross-checks (every attributed
+ * fault left a set on its inode, the trace agrees with the model's cursor
+ * move, an error has a logged fault behind it)
+ */
+static void step_judge(struct run *r, struct step_ctx *c)
+{
+	struct xc_step *xs = &c->xs;
+
+	judge_model(r, c);
+	xs->step = c->i;
+	xs->err = c->sr->err;
+	xs->explicit_ = c->v.explicit_;
+	xs->fault_op = c->st->op == OP_FAULT || c->st->op == OP_UNFAULT;
+	xs->nlog = (unsigned long)r->fl.nlog;
+	xs->traced = r->cfg->tracefs != NULL;
+	xs->sb_traced = r->sb_trace > 0;
+	xs->attr = c->attr;
+	xs->cursor = c->pred.valid && c->pred.inode >= 0 && r->in[c->pred.inode].known;
+	xs->pred_ino = xs->cursor ? r->in[c->pred.inode].ino : 0;
+	xs->pred = c->pred;
+	c->xc_ok = c->a.trace && xc_step(xs, &c->a, c->sr->msg, sizeof(c->sr->msg));
+	c->sr->pass &= c->xc_ok;
+}
+
+/* record: the evidence, the model's structural change, the instance's verdict */
+static void step_record(struct run *r, struct step_ctx *c)
+{
+	const struct step *st = c->st;
+	struct step_result *sr = c->sr;
+
+	if (r->evd_on)
+		evidence_step(&r->evd, &(struct evidence_step){
+			.xs = &c->xs, .xc_ok = c->xc_ok, .op = op_names[st->op], .proc = st->proc,
+			.what = c->what, .proc_index = proc_index(r, st->proc), .t0 = c->t0, .t1 = c->t1,
+			.ret = (int)sr->ret, .faults = r->fl.log + c->log_lo,
+			.nfaults = (size_t)(r->fl.nlog - c->log_lo), .trace = c->text });
+	if (st->op != OP_OPEN && st->op != OP_REOPEN)
+		model_update(r, st, sr, &c->ar);
+	if (!sr->pass) {
+		r->res->verdict = R_FAIL;
+		if (!r->res->reason[0])
+			snprintf(r->res->reason, sizeof(r->res->reason), "step %d %.60s (%.100s:%d): %.700s",
+				 c->i + 1, c->what, r->sc->file, st->line, sr->msg);
+	}
+	if (r->cfg->verbose)
+		fprintf(stderr, "  [%s] step %d %-24s -> %-10s %s %s\n", r->inst->id, c->i + 1, c->what,
+			wb_errno_name(sr->err), sr->pass ? "ok" : "FAIL", sr->msg);
+}
+
+static void one_step(struct run *r, int i)
+{
+	struct step_ctx c = { .i = i, .st = &r->sc->steps[i], .sr = &r->res->steps[i] };
+
+	step_run(r, &c);
+	step_collect(r, &c);
+	step_attribute(r, &c);
+	step_predict(r, &c);
+	step_judge(r, &c);
+	step_record(r, &c);
+	wb_attr_free(&c.a);
+	wb_trace_free(&c.t);
+	free(c.text);
+	free(c.attr);
+}
+
+/* a reason to skip the instance on this guest, into res->reason: 1, else 0 */
+static int skipped(const struct exec_cfg *cfg, const struct instance *inst, struct inst_result *res)
+{
+	if (!instance_statuses_exist(cfg->kernel, inst, res->reason, sizeof(res->reason)))
+		return 1;
 	/* a status this kernel lacks: dm-wberr would refuse the rule by
 	 * name; nothing about writeback errors to judge */
-	if (!instance_statuses_exist(cfg->kernel, inst, res->reason, sizeof(res->reason))) {
-		res->verdict = R_SKIP;
-		free(r);
-		return 0;
-	}
-	if (sc->dax && !cfg->pmem) {
+	if (inst->sc->dax && !cfg->pmem) {
 		snprintf(res->reason, sizeof(res->reason),
 			 "no persistent memory in this guest (qemu/run-guest --pmem, $WBERR_PMEM)");
-		res->verdict = R_SKIP;
-		free(r);
-		return 0;
+		return 1;
 	}
-	if (sc->prog) {
-		free(r);
-		return program_run(cfg, inst, res);
+	return 0;
+}
+
+/* st_dev of the file system under test */
+static void stack_dev(struct run *r)
+{
+	struct stat sb;
+
+	if (r->fs != FS_RAW && !stat(r->cfg->mnt, &sb)) {
+		r->major = major(sb.st_dev);
+		r->minor = minor(sb.st_dev);
 	}
-	res->nsteps = sc->nsteps;
-	res->steps = calloc((size_t)sc->nsteps, sizeof(*res->steps));
-	if (!r || !res->steps)
-		return -1;
-	r->cfg = cfg;
-	r->inst = inst;
-	r->sc = sc;
-	r->res = res;
-	r->fs = inst->fs;
-	r->st = (struct stack){ .dmname = cfg->dmname, .disk = sc->dax ? cfg->pmem : cfg->disk, .mnt = cfg->mnt,
-				.seed = cfg->seed, .sc = sc, .fs = inst->fs,
-				.data_mode = inst->data_mode };
-	if (faults_init(&r->fl, cfg->dmname)) {
-		free(r);
-		return -1;
-	}
-	oracle_init(&r->o, r->fs);
-	for (int i = 0; i < sc->nsteps; i++)
-		nprocs += sc->steps[i].op == OP_FORK;
+}
+
+/* the device stack, the processes, the trace and the evidence: 0, or -1 with the reason */
+static int setup(struct run *r)
+{
+	const struct exec_cfg *cfg = r->cfg;
+	struct inst_result *res = r->res;
+	int nprocs = 1, rc;
+
+	for (int i = 0; i < r->sc->nsteps; i++)
+		nprocs += r->sc->steps[i].op == OP_FORK;
 	if (nprocs > AGENT_MAX) {
 		snprintf(res->reason, sizeof(res->reason), "too many processes (%d > %d)", nprocs, AGENT_MAX);
-		res->verdict = R_FAIL;
-		goto out;
+		return -1;
 	}
-	rc_setup = stack_setup(&r->st, res->reason, sizeof(res->reason));
+	rc = stack_setup(&r->st, res->reason, sizeof(res->reason));
 	res->phase[PH_DEVICE] = r->st.secs_device;
 	res->phase[PH_MKFS] = r->st.secs_mkfs;
 	res->phase[PH_MOUNT] = r->st.secs_mount;
-	if (rc_setup) {
-		res->verdict = R_FAIL;
-		goto out;
-	}
-	if (agents_start(&r->ag, sc, nprocs, cfg->mnt, r->fs == FS_RAW ? r->st.wdev : r->st.dev)) {
+	if (rc)
+		return -1;
+	stack_dev(r);
+	if (agents_start(&r->ag, r->sc, nprocs, cfg->mnt, r->fs == FS_RAW ? r->st.wdev : r->st.dev)) {
 		snprintf(res->reason, sizeof(res->reason), "cannot start processes: %s", strerror(errno));
-		res->verdict = R_FAIL;
-		goto out;
+		return -1;
 	}
 	snprintf(r->pname[0], NAME_LEN, "main");
 	r->sock_of[0] = 0;
 	r->nproc = 1;
 	r->nsock = 1;
 	r->alive[0] = 1;
-	if (cfg->tracefs && (sb_trace = wb_tracefs_start(cfg->tracefs, 8192, NULL)) < 0) {
+	if (cfg->tracefs && (r->sb_trace = wb_tracefs_start(cfg->tracefs, 8192, NULL)) < 0) {
 		snprintf(res->reason, sizeof(res->reason), "tracefs setup failed at %s", cfg->tracefs);
-		res->verdict = R_FAIL;
-		goto out;
+		return -1;
 	}
 	if (cfg->evidence) {
-		evd_on = !evidence_open(&evd, cfg->evidence, inst->id);
-		if (!evd_on)
+		r->evd_on = !evidence_open(&r->evd, cfg->evidence, r->inst->id);
+		if (!r->evd_on)
 			fprintf(stderr, "wberr-run: cannot write evidence under %s: %s\n", cfg->evidence,
 				strerror(errno));
 	}
-	res->verdict = R_PASS;
-	for (int i = 0; i < sc->nsteps && !fatal; i++) {
-		const struct step *st = &sc->steps[i], *judged;
-		struct step_result *sr = &res->steps[i];
-		struct agent_resp ar;
-		struct or_pred pred;
-		struct verdict v;
-		struct xc_step xs = { .step = i };
-		int log_lo, nondata = 0, sync_op, dio_step, xc_ok;
-		uint64_t t0, t1;
-		char what[128];
+	return 0;
+}
 
-		describe_step(st, what, sizeof(what));
-		sync_op = oracle_is_sync(&r->o, st);
-		dio_step = oracle_is_dio_write(&r->o, st);
-		if (cfg->tracefs)
-			mark_step(r, st, 'B', i);
-		t0 = now_ns();
-		if (!loop_t0)
-			loop_t0 = t0;
-		if (run_step(r, i, sr, &ar) < 0)
-			fatal = 1;
-		t1 = now_ns();
-		res->phase[PH_STEPS] += (double)(t1 - t0) / 1e9;
-		sr->ran = 1;
-		if (cfg->tracefs)
-			mark_step(r, st, 'E', i);
-		/* what the device failed during the step */
-		log_lo = r->fl.nlog;
-		if (faults_fetch_log(&r->fl))
-			add_msg(sr->msg, sizeof(sr->msg), "cannot read the fault log");
-		nev = 0;
-		free(trace_text);
-		trace_text = NULL;
-		if (cfg->tracefs && (trace_text = wb_tracefs_take(cfg->tracefs)))
-			trace_parse(trace_text, &ev, &nev, &capev);
-		if (r->fl.nlog > log_lo)
-			refresh_extents(r);
-		/* the structural change first (an open's inode number is needed to
-		 * attribute by trace), then the recorded errors, then the check */
-		if (st->op == OP_OPEN || st->op == OP_REOPEN)
-			model_update(r, st, sr, &ar);
-		for (int k = log_lo; k < r->fl.nlog; k++) {
-			const struct wb_fault *e = &r->fl.log[k];
-			int ino = -1;
+static struct run *run_new(const struct exec_cfg *cfg, const struct instance *inst, struct inst_result *res)
+{
+	const struct scenario *sc = inst->sc;
+	const struct wb_status *mbs = inst->status ? wb_status_by_name(inst->status) : NULL;
+	struct run *r = calloc(1, sizeof(*r));
 
-			res->nfaults++;
-			if (!e->err)
-				continue;	/* dropped: completed without error */
-			if (!is_data_write(e)) {
-				if (strcmp(e->opclass, "read"))
-					nondata++;
-				add_msg(sr->msg, sizeof(sr->msg), "fault #%" PRIu64 " %s %s sector %" PRIu64 "+%" PRIu64 " %s (not file data)",
-					e->seq, e->opclass, e->flags, e->sector, e->nr, e->status);
-				continue;
-			}
-			if (dio_step) {
-				add_msg(sr->msg, sizeof(sr->msg), "fault #%" PRIu64 " %s sector %" PRIu64 "+%" PRIu64 " %s on the O_DIRECT write itself",
-					e->seq, e->opclass, e->sector, e->nr, e->status);
-				continue;
-			}
-			if (r->fs == FS_RAW)
-				ino = oracle_inode(&r->o, "@dev", 1);
-			else
-				ino = inode_by_sector(r, e->sector, e->nr);
-			if (ino < 0) {
-				/* not in any extent we know: ask the trace which inode got it */
-				for (int t = 0; t < nev && ino < 0; t++)
-					if (ev[t].kind == WB_TEV_SET)
-						ino = inode_by_ino(r, ev[t].ino);
-			}
-			if (ino < 0) {
-				nondata++;
-				add_msg(sr->msg, sizeof(sr->msg), "fault #%" PRIu64 " write sector %" PRIu64 "+%" PRIu64 " %s hit no tracked file (metadata?)",
-					e->seq, e->sector, e->nr, e->status);
-				continue;
-			}
-			{
-				const char *fact = NULL;
-				int rec = wb_kernel_data_errno(cfg->kernel, fs_names[r->fs], e->err, &fact);
-				int traced = -1;
-
-				if (fact && rec != e->err) {
-					int m = 0;
-
-					while (m < r->nrecmap && r->recmap[m].from != e->err)
-						m++;
-					if (m == r->nrecmap && m < (int)(sizeof(r->recmap) / sizeof(r->recmap[0]))) {
-						r->recmap[m].from = e->err;
-						r->recmap[m].to = rec;
-						r->recmap[m].why = fact;
-						r->nrecmap++;
-					}
-				}
-				if (fact) {
-					char note[PATH_LEN + 96];
-
-					snprintf(note, sizeof(note), "%s records %s on %s:",
-						 kernel_name(cfg),
-						 wb_errno_name(rec), oracle_inode_path(&r->o, ino));
-					if (!strstr(sr->msg, note))
-						add_msg(sr->msg, sizeof(sr->msg), "%s %s", note, fact);
-				}
-				/* a patched kernel traces the errno it records: the
-				 * model follows the kernel, and says where it differs
-				 * from the kernel facts (lib/c/wb_kernel.c) */
-				for (int t = 0; t < nev; t++)
-					if (ev[t].kind == WB_TEV_SET && r->in[ino].known &&
-					    ev[t].ino == r->in[ino].ino && ev[t].err > 0)
-						traced = ev[t].err;
-				if (traced > 0 && traced != rec) {
-					char note[PATH_LEN + 96];
-
-					snprintf(note, sizeof(note), "kernel records %s on %s where the kernel facts say %s",
-						 wb_errno_name(traced), oracle_inode_path(&r->o, ino), wb_errno_name(rec));
-					if (!strstr(sr->msg, note))
-						add_msg(sr->msg, sizeof(sr->msg), "%s", note);
-					rec = traced;
-				}
-				oracle_record(&r->o, ino, rec);
-			}
-			r->in[ino].last_log = k + 1;
-			/* cross-check (xc_step): the kernel must have recorded it on that inode */
-			if (r->in[ino].known) {
-				if (xs.nattr == capattr) {
-					struct xc_attr *na = realloc(attr, (capattr * 2 + 8) * sizeof(*na));
-
-					if (!na)
-						continue;
-					attr = na;
-					capattr = capattr * 2 + 8;
-				}
-				attr[xs.nattr++] = (struct xc_attr){ .f = e, .path = oracle_inode_path(&r->o, ino),
-								     .ino = r->in[ino].ino };
-			}
-		}
-		if (st->rec_path[0]) {
-			int ino = oracle_inode(&r->o, st->rec_path, 0);
-
-			if (ino >= 0) {
-				oracle_record(&r->o, ino, st->rec_err);
-				add_msg(sr->msg, sizeof(sr->msg), "the filesystem records %s on %s (scenario: %s)",
-					wb_errno_name(st->rec_err), st->rec_path, st->why);
-			}
-		}
-		memset(&pred, 0, sizeof(pred));
-		if (sync_op && !sr->err && sr->ret < 0)
-			sr->err = EIO;
-		judged = kernel_adjusted(r, st, sync_op && !dio_step, matrix_errno, sr);
-		if (sync_op && oracle_sync(&r->o, st->op, st->proc, st->fd, st->flags, &pred) == 0 && pred.valid) {
-			sr->checked = 1;
-			res->nchecked++;
-			res->nreported += sr->err != 0;
-			oracle_judge(&pred, sr->err, judged, r->fs, matrix_errno, nondata, &v);
-		} else {
-			oracle_judge(NULL, sr->err, judged, r->fs, matrix_errno, nondata, &v);
-		}
-		sr->explicit_ = v.explicit_;
-		sr->expected = v.expected;
-		sr->pass = v.pass;
-		if (v.msg[0])
-			add_msg(sr->msg, sizeof(sr->msg), "%s", v.msg);
-		if (st->has_content && !sr->err)
-			judge_content(judged, r->fs, sr);
-		if ((st->op == OP_LOAD || st->op == OP_STORE) && sr->err == EFAULT)
-			add_msg(sr->msg, sizeof(sr->msg), "SIGBUS");
-		if (sc->dax && st->op == OP_OPEN && !sr->err && st->path[0] != '@' && !dax_in_effect(r, st, sr))
-			sr->pass = 0;
-		if (sr->err && pred.valid && pred.err && pred.inode >= 0) {
-			int k = r->in[pred.inode].last_log - 1;
-
-			if (k >= 0)
-				add_msg(sr->msg, sizeof(sr->msg), "from fault #%" PRIu64 " %s sector %" PRIu64 "+%" PRIu64 " %s",
-					r->fl.log[k].seq, r->fl.log[k].opclass, r->fl.log[k].sector, r->fl.log[k].nr, r->fl.log[k].status);
-		}
-		/* the cross-checks: every attributed fault left a set on its
-		 * inode, the trace agrees with the model's cursor move, an error
-		 * has a logged fault behind it */
-		xs.err = sr->err;
-		xs.explicit_ = v.explicit_;
-		xs.fault_op = st->op == OP_FAULT || st->op == OP_UNFAULT;
-		xs.nlog = (unsigned long)r->fl.nlog;
-		xs.traced = cfg->tracefs != NULL;
-		xs.sb_traced = sb_trace > 0;
-		xs.attr = attr;
-		xs.cursor = pred.valid && pred.inode >= 0 && r->in[pred.inode].known;
-		xs.pred_ino = xs.cursor ? r->in[pred.inode].ino : 0;
-		xs.pred = pred;
-		xc_ok = xc_step(&xs, ev, nev, sr->msg, sizeof(sr->msg));
-		sr->pass &= xc_ok;
-		if (evd_on)
-			evidence_step(&evd, &(struct evidence_step){
-				.xs = &xs, .xc_ok = xc_ok, .op = op_names[st->op], .proc = st->proc,
-				.what = what, .proc_index = proc_index(r, st->proc), .t0 = t0, .t1 = t1,
-				.ret = (int)sr->ret, .faults = r->fl.log + log_lo,
-				.nfaults = (size_t)(r->fl.nlog - log_lo), .trace = trace_text });
-		if (st->op != OP_OPEN && st->op != OP_REOPEN)
-			model_update(r, st, sr, &ar);
-		if (!sr->pass) {
-			res->verdict = R_FAIL;
-			if (!res->reason[0])
-				snprintf(res->reason, sizeof(res->reason), "step %d %.60s (%.100s:%d): %.700s", i + 1, what,
-					 sc->file, st->line, sr->msg);
-		}
-		if (cfg->verbose)
-			fprintf(stderr, "  [%s] step %d %-24s -> %-10s %s %s\n", inst->id, i + 1, what,
-				wb_errno_name(sr->err), sr->pass ? "ok" : "FAIL", sr->msg);
+	res->nsteps = sc->nsteps;
+	res->steps = calloc((size_t)sc->nsteps, sizeof(*res->steps));
+	if (!r || !res->steps || faults_init(&r->fl, cfg->dmname)) {
+		free(r);
+		return NULL;
 	}
-	if (fatal && res->verdict == R_PASS)
-		res->verdict = R_FAIL;
-	/* the fault log, the trace, the model and the cross-checks */
-	if (loop_t0)
-		res->phase[PH_CHECK] = (double)(now_ns() - loop_t0) / 1e9 - res->phase[PH_STEPS];
-out:
-	t_td = now_s();
+	r->cfg = cfg;
+	r->inst = inst;
+	r->sc = sc;
+	r->res = res;
+	r->fs = inst->fs;
+	r->matrix_errno = mbs ? mbs->err : 0;
+	r->st = (struct stack){ .dmname = cfg->dmname, .disk = sc->dax ? cfg->pmem : cfg->disk, .mnt = cfg->mnt,
+				.seed = cfg->seed, .sc = sc, .fs = inst->fs, .data_mode = inst->data_mode };
+	oracle_init(&r->o, r->fs);
+	return r;
+}
+
+/* the device stack down, the evidence closed, the time of each phase */
+static void finish(struct run *r, double t0)
+{
+	struct inst_result *res = r->res;
+	double t_td = now_s();
+
 	teardown(r);
 	res->phase[PH_TEARDOWN] = now_s() - t_td;
-	if (evd_on && evidence_close(&evd, inst->id, fs_names[inst->fs], inst->status, cfg->seed,
-				     cfg->tracefs != NULL, sb_trace > 0))
-		fprintf(stderr, "wberr-run: evidence of %s in %s is incomplete\n", inst->id, evd.dir);
-	free(trace_text);
-	free(ev);
-	free(attr);
+	if (r->evd_on) {
+		if (r->fs != FS_RAW)
+			wb_files_save(&r->files, r->evd.dir);
+		if (evidence_close(&r->evd, r->inst->id, fs_names[r->inst->fs], r->inst->status, r->cfg->seed,
+				   r->cfg->tracefs != NULL, r->sb_trace > 0))
+			fprintf(stderr, "wberr-run: evidence of %s in %s is incomplete\n", r->inst->id, r->evd.dir);
+	}
+	wb_files_free(&r->files);
 	faults_free(&r->fl);
-	free(r);
 	res->secs = now_s() - t0;
 	res->phase[PH_OTHER] = res->secs;
 	for (int p = 0; p < PH_OTHER; p++)
 		res->phase[PH_OTHER] -= res->phase[p];
 	if (res->phase[PH_OTHER] < 0)
 		res->phase[PH_OTHER] = 0;
+}
+
+/* set-up, the step loop, teardown */
+int exec_instance(const struct exec_cfg *cfg, const struct instance *inst, struct inst_result *res)
+{
+	double t0 = now_s();
+	struct run *r;
+
+	memset(res, 0, sizeof(*res));
+	res->inst = inst;
+	if (skipped(cfg, inst, res)) {
+		res->verdict = R_SKIP;
+		return 0;
+	}
+	if (inst->sc->prog)
+		return program_run(cfg, inst, res);
+	r = run_new(cfg, inst, res);
+	if (!r)
+		return -1;
+	if (setup(r)) {
+		res->verdict = R_FAIL;
+	} else {
+		res->verdict = R_PASS;
+		for (int i = 0; i < r->sc->nsteps && !r->fatal; i++)
+			one_step(r, i);
+		if (r->fatal && res->verdict == R_PASS)
+			res->verdict = R_FAIL;
+		/* the fault log, the trace, the model and the cross-checks */
+		if (r->loop_t0)
+			res->phase[PH_CHECK] = (double)(now_ns() - r->loop_t0) / 1e9 - res->phase[PH_STEPS];
+	}
+	finish(r, t0);
+	free(r);
 	return 0;
 }

@@ -43,16 +43,10 @@
 #define WORKDIR "/tmp/wberr-program"
 #define TRACE_KB 32768
 
-struct target {
-	uint64_t ino;
-	uint32_t major, minor;
-};
-
-/* one armed fault: the files it aims at and the dm-wberr rules it became */
+/* one armed fault: how many files it aims at and the dm-wberr rules it became */
 struct armed {
 	int idx;			/* in prog->faults */
 	int nfiles;
-	struct target files[16];
 	int nrules;
 	unsigned rules[MAX_EXT * 2];
 };
@@ -71,8 +65,11 @@ struct prun {
 	struct armed arm[PROG_MAX_FAULTS];	/* one per fault of the plan */
 	int narm;
 	int program_status;	/* the checker's WBERR_PROGRAM_STATUS; INT_MIN before */
-	struct sc_path *paths;	/* inode -> path, walked when the program ended */
-	char *names;
+	uint32_t major, minor;	/* st_dev of the file system under test */
+	struct wb_files aimed;	/* the files faults aimed at, their extents when armed:
+				 * whose the failed bios' sectors were then */
+	struct wb_files after;	/* every file on the mount when the program ended */
+	struct sc_path *paths;	/* inode -> path of both, for the report */
 	size_t npaths;
 };
 
@@ -257,6 +254,28 @@ static int has_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+/* st_dev of the file system under test: the device the attributor's faults are on */
+static void mount_dev(struct prun *p)
+{
+	struct stat sb;
+
+	if (!stat(p->cfg->mnt, &sb)) {
+		p->major = major(sb.st_dev);
+		p->minor = minor(sb.st_dev);
+	}
+}
+
+/* @rel (inode @ino) and where its data is now, into @fs */
+static void know_file(struct prun *p, struct wb_files *fs, const char *rel, uint64_t ino)
+{
+	struct ext e[MAX_EXT];
+	int i = wb_files_find_or_add(fs, ino, rel);
+	int n = i < 0 ? 0 : stack_fiemap(&p->st, rel, e, MAX_EXT);
+
+	for (int k = 0; k < n; k++)
+		wb_files_add_extent(fs, (unsigned int)i, e[k].first, e[k].last);
+}
+
 /* the dm-wberr rules faults_program() just made, as @a's */
 static void take_rules(const struct prun *p, struct armed *a)
 {
@@ -279,12 +298,9 @@ static int arm_file(struct prun *p, struct armed *a, const struct fault_spec *f,
 		return -1;
 	take_rules(p, a);
 	snprintf(full, sizeof(full), "%s/%s", p->cfg->mnt, rel);
-	if (!stat(full, &sb) && a->nfiles < (int)(sizeof(a->files) / sizeof(a->files[0]))) {
-		struct target *t = &a->files[a->nfiles++];
-
-		t->ino = sb.st_ino;
-		t->major = major(sb.st_dev);
-		t->minor = minor(sb.st_dev);
+	if (!stat(full, &sb)) {
+		a->nfiles++;
+		know_file(p, &p->aimed, rel, sb.st_ino);
 	}
 	return 0;
 }
@@ -459,184 +475,246 @@ static void recover(struct prun *p)
 	}
 }
 
-/* inode -> path of every file under the mount, for the report.  nftw()
- * has no user pointer: the walk's state lives here for its duration only. */
-static struct walk {
-	struct sc_path *v;
-	char *names;		/* the paths, PATH_LEN each */
-	size_t n, cap, skip;
-} walk;
+/* every file under the mount, with its extents: the attributor's files, the
+ * report's paths.  nftw() has no user pointer: the walk's run lives here for
+ * its duration only. */
+static struct prun *walking;
 
 static int walk_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
-	char *name;
+	size_t skip = strlen(walking->cfg->mnt) + 1;
 
 	(void)ftw;
-	if (type != FTW_F || walk.n == walk.cap)
-		return 0;
-	name = walk.names + walk.n * PATH_LEN;
-	snprintf(name, PATH_LEN, "%s", strlen(path) > walk.skip ? path + walk.skip : path);
-	walk.v[walk.n++] = (struct sc_path){ .major = major(sb->st_dev), .minor = minor(sb->st_dev),
-					     .ino = sb->st_ino, .path = name };
+	if (type == FTW_F && walking->after.nfiles < 32768)
+		know_file(walking, &walking->after, strlen(path) > skip ? path + skip : path, sb->st_ino);
 	return 0;
 }
 
-/* fills p->paths (p->names holds their text); their number */
+static void add_paths(struct prun *p, const struct wb_files *fs, uint32_t maj, uint32_t min)
+{
+	for (unsigned int i = 0; i < fs->nfiles; i++)
+		if (!sc_path_of(p->paths, p->npaths, maj, min, fs->ino[i]))
+			p->paths[p->npaths++] = (struct sc_path){ .major = maj, .minor = min,
+								  .ino = fs->ino[i], .path = fs->path[i] };
+}
+
+/* fills p->after, and p->paths from it and p->aimed; the number of paths */
 static size_t walk_mount(struct prun *p)
 {
-	walk = (struct walk){ .cap = 32768, .skip = strlen(p->cfg->mnt) + 1 };
-	walk.v = calloc(walk.cap, sizeof(*walk.v));
-	walk.names = calloc(walk.cap, PATH_LEN);
-	if (walk.v && walk.names)
-		nftw(p->cfg->mnt, walk_one, 32, FTW_PHYS | FTW_MOUNT);
-	p->paths = walk.v;
-	p->names = walk.names;
-	p->npaths = walk.v && walk.names ? walk.n : 0;
-	walk = (struct walk){ 0 };
+	struct stat sb;
+
+	walking = p;
+	nftw(p->cfg->mnt, walk_one, 32, FTW_PHYS | FTW_MOUNT);
+	walking = NULL;
+	if (stat(p->cfg->mnt, &sb))
+		return 0;
+	p->paths = calloc(p->after.nfiles + p->aimed.nfiles + 1, sizeof(*p->paths));
+	if (p->paths) {
+		add_paths(p, &p->after, major(sb.st_dev), minor(sb.st_dev));
+		add_paths(p, &p->aimed, major(sb.st_dev), minor(sb.st_dev));
+	}
 	return p->npaths;
 }
 
 /* "postgres[412] fsync(fd 7, pgdata/base/5/16384) = EIO, file 0000abcd" */
-static void describe_seer(const struct prun *p, const struct sc_log *log, const struct sc_seer *se,
+static void describe_seer(const struct prun *p, const struct sc_judge *j, const struct sc_seer *se,
 			  char *buf, size_t len)
 {
-	const struct sc_cursor *cu = se->cursor >= 0 ? &log->curs[se->cursor] : NULL;
-	const char *path = cu ? sc_path_of(p->paths, p->npaths, cu->major, cu->minor, cu->ino) : NULL;
+	const struct wb_ev *cu = se->cursor >= 0 ? &j->t->v[se->cursor] : NULL;
+	const char *path = cu ? sc_path_of(p->paths, p->npaths, cu->es.major, cu->es.minor, cu->es.ino) : NULL;
+	const struct wb_call *c;
 
 	if (se->call < 0) {
-		snprintf(buf, len, "task %u, outside any traced call, file %s", cu ? cu->tid : 0,
-			 cu ? cu->file : "?");
+		snprintf(buf, len, "task %u, outside any traced call, file %s", cu ? cu->pid : 0,
+			 cu ? cu->es.file : "?");
 		return;
 	}
-	{
-		const struct sc_call *c = &log->calls[se->call];
-
-		snprintf(buf, len, "%s[%u] %s(fd %d%s%s) = %s%s%s", c->comm, c->tgid ? c->tgid : c->tid,
-			 sc_kind_name(c->kind), c->fd, path ? ", " : "", path ? path : "",
-			 c->ret < 0 ? wb_errno_name((int)-c->ret) : "0",
-			 cu ? ", file " : se->set < 0 ? ", through the super block" : "", cu ? cu->file : "");
-	}
+	c = &j->a->calls[se->call];
+	snprintf(buf, len, "%s[%u] %s(fd %d%s%s) = %s%s%s", c->comm, c->tgid ? c->tgid : c->tid,
+		 wb_call_kind_name(c->kind), c->fd, path ? ", " : "", path ? path : "",
+		 c->ret < 0 ? wb_errno_name((int)-c->ret) : "0",
+		 cu ? ", file " : se->set < 0 ? ", through the super block" : "", cu ? cu->es.file : "");
 }
 
-/*
- * The trace against the faults: what each one came to (synctrace.h), one
- * check per fault; timeline.txt and report.json for people.
- */
-static void program_judge(struct prun *p)
+/* the trace, kept in trace.txt and parsed; 0 or -1 */
+static int take_trace(struct prun *p, struct wb_trace *t)
 {
-	struct sc_log log = { 0 };
-	struct sc_attr attr = { 0 };
-	struct sc_fault sf[PROG_MAX_FAULTS];
-	uint64_t inos[PROG_MAX_FAULTS][16];
-	struct wb_fault *flog[PROG_MAX_FAULTS] = { 0 };
-	char *text = NULL;
-	size_t nerr = 0, nsync = 0;
+	char *text = wb_tracefs_take(p->cfg->tracefs);
+	FILE *f;
+	int rc;
 
-	if (!p->traced)
-		return;
-	text = wb_tracefs_take(p->cfg->tracefs);
-	if (!text || sc_parse(text, &log)) {
-		check(p, 0, "trace", "cannot read or parse the trace");
-		goto out;
+	if (!text)
+		return -1;
+	f = wb_fopen_in(p->outdir, "trace.txt", "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
 	}
-	{
-		FILE *f = wb_fopen_in(p->outdir, "trace.txt", "w");
+	rc = wb_trace_parse(t, text);
+	free(text);
+	return rc;
+}
 
-		if (f) {
-			fputs(text, f);
-			fclose(f);
-		}
-	}
+/* the plan's faults as the judge takes them: each one's fault-log entries */
+static void plan_faults(const struct prun *p, struct sc_fault *sf, size_t *logidx)
+{
+	size_t at = 0;
+
 	for (int i = 0; i < p->narm; i++) {
 		const struct armed *a = &p->arm[i];
 		const struct fault_spec *fs = &p->pg->faults[a->idx].fault;
 		const char *status = strcmp(fs->status, "$status") ? fs->status : p->inst->status;
 		const struct wb_status *bs = status ? wb_status_by_name(status) : NULL;
-		size_t n = 0;
 
-		flog[i] = calloc((size_t)p->fl.nlog + 1, sizeof(*flog[i]));
-		for (int k = 0; flog[i] && k < p->fl.nlog; k++)
+		sf[i] = (struct sc_fault){ .id = (unsigned int)i, .err = fs->action == ACT_FAIL && bs ? bs->err : 0,
+					   .major = p->major, .minor = p->minor, .log = logidx + at };
+		for (int k = 0; k < p->fl.nlog; k++)
 			for (int r = 0; r < a->nrules; r++)
-				if (p->fl.log[k].rule == a->rules[r])
-					flog[i][n++] = p->fl.log[k];
-		for (int k = 0; k < a->nfiles; k++)
-			inos[i][k] = a->files[k].ino;
-		sf[i] = (struct sc_fault){ .id = (unsigned)i, .err = fs->action == ACT_FAIL && bs ? bs->err : 0,
-					   .major = a->nfiles ? a->files[0].major : 0,
-					   .minor = a->nfiles ? a->files[0].minor : 0,
-					   .inos = inos[i], .ninos = (size_t)a->nfiles, .log = flog[i], .nlog = n };
+				if (p->fl.log[k].rule == a->rules[r]) {
+					logidx[at++] = (size_t)k;
+					sf[i].nlog++;
+					break;
+				}
 	}
-	if (sc_attribute(&log, (uint32_t)getpid(), sf, (size_t)p->narm, &attr)) {
-		check(p, 0, "trace", "out of memory attributing the faults");
-		goto out;
-	}
-	{
-		struct sc_report rep = { .log = &log, .faults = sf, .nfaults = (size_t)p->narm, .attr = &attr,
-					 .paths = p->paths, .npaths = p->npaths };
-		FILE *f = wb_fopen_in(p->outdir, "timeline.txt", "w");
+}
 
-		if (f) {
-			sc_render_text(f, &rep);
-			fclose(f);
-		}
-		f = wb_fopen_in(p->outdir, "report.json", "w");
-		if (f) {
-			sc_render_json(f, &rep);
-			fclose(f);
-		}
+static void render(const struct prun *p, const struct sc_judge *j)
+{
+	struct sc_report rep = { .j = j, .paths = p->paths, .npaths = p->npaths };
+	FILE *f = wb_fopen_in(p->outdir, "timeline.txt", "w");
+
+	if (f) {
+		sc_render_text(f, &rep);
+		fclose(f);
 	}
-	for (size_t i = 0; i < log.ncalls; i++) {
-		if (sc_excluded(&attr, &log.calls[i]))
-			continue;
-		nsync++;
-		nerr += log.calls[i].ret < 0;
+	f = wb_fopen_in(p->outdir, "report.json", "w");
+	if (f) {
+		sc_render_json(f, &rep);
+		fclose(f);
+	}
+}
+
+/* the record's check: the program's calls, and whether the ring kept them all */
+static void check_record(struct prun *p, const struct sc_judge *j)
+{
+	size_t nsync = 0, nerr = 0, nchk = 0, nchkerr = 0;
+
+	for (size_t i = 0; i < j->a->ncalls; i++) {
+		int failed = j->a->calls[i].ret < 0;
+
+		if (sc_program_call(j, i)) {
+			nsync++;
+			nerr += failed;
+		} else if (j->phase[i] == SC_PHASE_CHECK) {
+			nchk++;
+			nchkerr += failed;
+		}
 	}
 	p->res->nchecked = (int)nsync;
 	p->res->nreported = (int)nerr;
 	/* a ring that overflowed may have lost the very call that saw a fault */
-	check(p, log.lost == 0, "record", "%zu sync-family calls, %zu returned an error, %zu no fault explains; "
-	      "%" PRIu64 " events lost%s (%s/timeline.txt)", nsync, nerr, attr.nunexplained, log.lost,
-	      log.lost ? ": the trace buffer overflowed" : "", p->outdir);
-	for (int i = 0; i < p->narm; i++) {
-		const struct sc_fate *fa = &attr.fates[i];
-		const struct fault_spec *fs = &p->pg->faults[p->arm[i].idx].fault;
-		int want = p->pg->expect_errors, ok;
-		char what[96], msg[1536] = "";
-		size_t o = 0;
+	check(p, j->t->lost == 0, "record", "%zu sync-family calls, %zu returned an error, %zu no fault explains; "
+	      "the checker's own: %zu, %zu failed; %" PRIu64 " events lost%s (%s/timeline.txt)", nsync, nerr,
+	      j->nunexplained, nchk, nchkerr, j->t->lost, j->t->lost ? ": the trace buffer overflowed" : "",
+	      p->outdir);
+}
 
-		snprintf(what, sizeof(what), "fault %s", fs->id);
-		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s: %zu bio(s) %s on %d file(s), %zu error(s) recorded",
-				      sc_verdict_name(fa->verdict), fa->nfired,
-				      fs->action == ACT_DROP ? "dropped" : "failed", p->arm[i].nfiles, fa->nsets);
-		for (size_t k = 0; k < fa->nseers && k < 4 && o < sizeof(msg); k++) {
-			char d[400];
+/* "on 2 file(s)", or a sector-aimed fault's range */
+static void fault_where(const struct prun *p, int i, char *buf, size_t len)
+{
+	const struct fault_spec *fs = &p->pg->faults[p->arm[i].idx].fault;
 
-			describe_seer(p, &log, &fa->seers[k], d, sizeof(d));
-			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s%s", k ? "; " : "; seen by ", d);
-		}
-		if (fa->nseers > 4 && o < sizeof(msg))
-			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "; and %zu more", fa->nseers - 4);
-		if (fa->verdict == SC_LOST && o < sizeof(msg))
-			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "; no process ever saw it");
-		if (fa->verdict == SC_SILENT && o < sizeof(msg))
-			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "; no error reached any mapping, no process was told");
-		ok = (fa->verdict == SC_SEEN && want == ERRORS_SEEN) ||
-		     (fa->verdict == SC_LOST && want == ERRORS_LOST) ||
-		     (fa->verdict == SC_SILENT && want == ERRORS_SILENT);
-		if (!ok && fa->verdict != SC_NOT_FIRED && o < sizeof(msg))
-			snprintf(msg + o, sizeof(msg) - o, " (expected %s)", errors_expect_names[want]);
-		else if (ok && want != ERRORS_SEEN && o < sizeof(msg))
-			snprintf(msg + o, sizeof(msg) - o, " (expected: %s)", p->pg->why);
-		else if (fa->verdict == SC_NOT_FIRED && o < sizeof(msg))
-			snprintf(msg + o, sizeof(msg) - o, "; the plan missed the program's I/O");
-		check(p, ok, what, "%s", msg);
+	if (fs->has_sectors)
+		snprintf(buf, len, "at sectors %" PRIu64 "-%" PRIu64, fs->first, fs->last);
+	else
+		snprintf(buf, len, "on %d file(s)", p->arm[i].nfiles);
+}
+
+/* the verdict's words: who saw it, or why nobody did */
+static size_t fault_story(const struct prun *p, const struct sc_judge *j, int i, char *msg, size_t len)
+{
+	const struct sc_fate *fa = &j->fates[i];
+	const struct fault_spec *fs = &p->pg->faults[p->arm[i].idx].fault;
+	char where[96];
+	size_t o;
+
+	fault_where(p, i, where, sizeof(where));
+	o = (size_t)snprintf(msg, len, "%s: %zu bio(s) %s %s, %zu error(s) recorded", sc_verdict_name(fa->verdict),
+			     fa->nfired, fs->action == ACT_DROP ? "dropped" : "failed", where, fa->nsets);
+	for (size_t k = 0; k < fa->nseers && k < 4 && o < len; k++) {
+		char d[400];
+
+		describe_seer(p, j, &fa->seers[k], d, sizeof(d));
+		o += (size_t)snprintf(msg + o, len - o, "%s%s", k ? "; " : "; seen by ", d);
 	}
-out:
+	if (fa->nseers > 4 && o < len)
+		o += (size_t)snprintf(msg + o, len - o, "; and %zu more", fa->nseers - 4);
+	if (fa->verdict == SC_LOST && o < len)
+		o += (size_t)snprintf(msg + o, len - o, "; no process ever saw it");
+	if (fa->verdict == SC_SILENT && o < len)
+		o += (size_t)snprintf(msg + o, len - o, "; no error reached any mapping, no process was told%s",
+				      fa->nhit < fa->nfired ? " (of its bios, those on no file's data after "
+				      "the run: metadata, free space or a file since deleted)" : "");
+	return o < len ? o : len - 1;
+}
+
+static void check_fault(struct prun *p, const struct sc_judge *j, int i)
+{
+	const struct sc_fate *fa = &j->fates[i];
+	int want = p->pg->expect_errors, ok;
+	char what[96], msg[1536] = "";
+	size_t o;
+
+	snprintf(what, sizeof(what), "fault %s", p->pg->faults[p->arm[i].idx].fault.id);
+	o = fault_story(p, j, i, msg, sizeof(msg));
+	ok = (fa->verdict == SC_SEEN && want == ERRORS_SEEN) || (fa->verdict == SC_LOST && want == ERRORS_LOST) ||
+	     (fa->verdict == SC_SILENT && want == ERRORS_SILENT);
+	if (!ok && fa->verdict != SC_NOT_FIRED)
+		snprintf(msg + o, sizeof(msg) - o, " (expected %s)", errors_expect_names[want]);
+	else if (ok && want != ERRORS_SEEN)
+		snprintf(msg + o, sizeof(msg) - o, " (expected: %s)", p->pg->why);
+	else if (fa->verdict == SC_NOT_FIRED)
+		snprintf(msg + o, sizeof(msg) - o, "; the plan missed the program's I/O");
+	check(p, ok, what, "%s", msg);
+}
+
+/*
+ * The trace against the faults: lib/c parses and attributes it, the judge
+ * (synctrace.h) says what each fault came to; one check per fault, and
+ * timeline.txt and report.json for people.
+ */
+static void program_judge(struct prun *p)
+{
+	struct wb_trace t = { 0 };
+	struct wb_attr a = { 0 };
+	struct sc_judge j = { 0 };
+	struct sc_fault sf[PROG_MAX_FAULTS];
+	size_t *logidx = calloc((size_t)p->fl.nlog + 1, sizeof(*logidx));
+	const struct wb_attr_cfg cfg = { .windows = WB_WIN_SYSCALLS };
+
+	if (!p->traced || !logidx) {
+		free(logidx);
+		return;
+	}
+	if (take_trace(p, &t) || wb_attr_calls(&a, &t, &cfg)) {
+		check(p, 0, "trace", "cannot read or parse the trace");
+		goto out;
+	}
+	plan_faults(p, sf, logidx);
+	if (wb_attr_faults(&a, p->fl.log, (size_t)p->fl.nlog, &p->aimed, p->major, p->minor) ||
+	    sc_judge(&j, &a, (uint32_t)getpid(), sf, (size_t)p->narm, &p->after)) {
+		check(p, 0, "trace", "out of memory attributing the faults");
+		goto out;
+	}
+	render(p, &j);
+	check_record(p, &j);
 	for (int i = 0; i < p->narm; i++)
-		free(flog[i]);
-	sc_attr_free(&attr);
-	sc_log_free(&log);
-	free(text);
+		check_fault(p, &j, i);
+out:
+	sc_judge_free(&j);
+	wb_attr_free(&a);
+	wb_trace_free(&t);
+	free(logidx);
 }
 
 static int missing_need(const struct program *pg, char *buf, size_t len)
@@ -712,6 +790,7 @@ int program_run(const struct exec_cfg *cfg, const struct instance *inst, struct 
 	}
 	if (pg->has_user && chown(cfg->mnt, pg->uid, pg->gid))
 		check(p, 0, "setup", "chown %s: %s", cfg->mnt, strerror(errno));
+	mount_dev(p);
 	if (pg->setup[0]) {
 		int rc = run_step_cmd(p, "setup", pg->setup, 0);
 
@@ -788,7 +867,8 @@ out:
 		res->secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	}
 	free(p->paths);
-	free(p->names);
+	wb_files_free(&p->aimed);
+	wb_files_free(&p->after);
 	free(p);
 	return 0;
 }

@@ -2,7 +2,6 @@
 /* Replaying recorded cross-checks; see replay.h. */
 #include "replay.h"
 #include "evidence.h"
-#include "trace.h"
 #include "wb_tap.h"
 
 #include <dirent.h>
@@ -14,8 +13,7 @@
 static int replay_one(struct wb_tap *t, const char *dir, int verbose)
 {
 	struct evidence_in in;
-	struct wb_tev *ev = NULL;
-	int cap = 0, failed = 0;
+	int failed = 0;
 	char err[1024];
 
 	if (evidence_load(&in, dir, err, sizeof(err))) {
@@ -26,12 +24,16 @@ static int replay_one(struct wb_tap *t, const char *dir, int verbose)
 	}
 	for (int i = 0; i < in.nsteps; i++) {
 		const struct evidence_in_step *s = &in.steps[i];
+		struct wb_trace tr = { 0 };
+		struct wb_attr a = { 0 };
 		char msg[4096] = "";
-		int nev = 0, pass;
+		int pass;
 
-		if (s->trace)
-			trace_parse(s->trace, &ev, &nev, &cap);
-		pass = xc_step(&s->xs, ev, nev, msg, sizeof(msg));
+		if (xc_attribute(&tr, &a, s->trace))
+			snprintf(msg, sizeof(msg), "out of memory for the trace");
+		pass = a.trace && xc_step(&s->xs, &a, msg, sizeof(msg));
+		wb_attr_free(&a);
+		wb_trace_free(&tr);
 		failed += !pass;
 		if (!pass || (verbose && msg[0]))
 			wb_tap_diag(t, "step %d %s: %s", i + 1, s->what, msg[0] ? msg : "ok");
@@ -41,7 +43,6 @@ static int replay_one(struct wb_tap *t, const char *dir, int verbose)
 	if ((failed == 0) != in.live_ok)
 		wb_tap_diag(t, "the live run's cross-checks %s: the replay disagrees",
 			    in.live_ok ? "passed" : "failed");
-	free(ev);
 	evidence_free(&in);
 	return failed ? 1 : 0;
 }

@@ -1,23 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Program mode's record of an unmodified program (sqlite3, PostgreSQL):
- * every sync-family call it made, which injected fault each one was told
- * about, and through which open file description.
+ * Program mode's judge: what each injected fault came to in the run of an
+ * unmodified program (sqlite3, PostgreSQL), from the trace of every
+ * sync-family call it made.
  *
  * Nothing is asked of the program: tracefs records it (lib/c's
  * wb_tracefs_program(): the sync and write syscalls' entry and exit,
- * io_uring submit and complete, the two errseq events), for every task,
+ * io_uring submit and complete, the errseq events), for every task,
  * because filemap_set_wb_err fires in completion context in whatever task
- * ends the bio.  This module has three jobs, one section of the API each:
- *
- *  1. sc_parse(): the trace text into calls, errseq cursor moves, mapping
- *     sets and the runner's "wb app <phase>" markers;
- *  2. sc_attribute(): each injected fault to the sets it led to and to
- *     every call whose cursor consumed one of them, with a verdict;
- *  3. sc_render_text() / sc_render_json(): a timeline to read, JSON to keep.
- *
- * Times are trace_clock "mono" microseconds; dm-wberr's fault log ns are
- * ktime_get_ns(), the same clock, so fault fires and trace events order.
+ * ends the bio.  lib/c parses it (wb_trace.h) and attributes it
+ * (wb_attr.h: calls by syscall windows, each set to its fault, each
+ * cursor move to its call); this module asks program mode's question of
+ * that answer, sc_judge(), and renders it, sc_render_text() and
+ * sc_render_json().
  *
  * Why the cursor events and not only the return values: errseq_t reports
  * an error once per open file description (struct file), so "who saw
@@ -33,147 +28,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "wb_faultlog.h"
+#include "wb_attr.h"
 
-/* ---- 1. the parsed trace ---------------------------------------------- */
-
-enum sc_kind {
-	SC_FSYNC,
-	SC_FDATASYNC,
-	SC_MSYNC,
-	SC_SYNC_FILE_RANGE,
-	SC_SYNCFS,
-	SC_SYNC,
-	SC_O_SYNC_WRITE,	/* write family whose call moved a cursor (O_SYNC,
-				 * O_DSYNC, RWF_*SYNC: generic_write_sync ->
-				 * vfs_fsync_range), or that failed */
-	SC_URING_FSYNC,
-	SC_URING_SYNC_FILE_RANGE,
-	SC_NR_KINDS
-};
-/* "fsync" ... "uring_sync_file_range" */
-const char *sc_kind_name(int kind);
-
-/* one move of a file's errseq cursor, as traced */
-struct sc_cursor {
-	uint64_t us;
-	size_t line;		/* in the trace text: orders events of one microsecond */
-	uint32_t tid, tgid;	/* tgid 0: not recorded */
-	uint32_t major, minor;	/* dev= (the super block's s_dev) */
-	uint64_t ino;
-	uint32_t old, new;	/* the cursor before and after */
-	int err;		/* errno consumed: new's when old != new, else 0 */
-	int sb;			/* f_sb_err (syncfs, patch 0004), not f_wb_err */
-	char file[24];		/* hashed struct file pointer: the open file description */
-	long call;		/* index in calls; -1 when no traced call claimed it */
-};
-
-/* sc_call.state bits: what the trace did not show */
-enum {
-	SC_NO_ENTER = 1,	/* the exit only (tracing started mid-call) */
-	SC_NO_EXIT = 2,		/* the entry only (trace ended or lost the exit): ret unknown, 0 */
-	SC_AMBIGUOUS = 4,	/* io_uring: another request's window held its cursor event too */
-};
-
-struct sc_call {
-	int kind;
-	char sys[20];		/* the syscall ("pwrite64") or io_uring opcode ("FSYNC") */
-	uint32_t tid, tgid;	/* io_uring: the submitter */
-	char comm[16];
-	int fd;			/* -1: none (msync, sync) or not traced (io_uring
-				 * without io_uring_file_get) */
-	uint64_t off, len;	/* msync: start, len; sync_file_range: offset, nbytes;
-				 * write family: pos (p*), count (write, pwrite64) */
-	unsigned int flags;	/* msync, sync_file_range: flags; pwritev2: rwf */
-	uint64_t enter_us, exit_us;	/* io_uring: submit, complete */
-	long long ret;		/* 0 or -errno; write family: bytes; io_uring: cqe res */
-	unsigned int state;
-	size_t line;		/* of its entry (its exit without one): orders calls */
-	size_t cur, ncur;	/* its cursor moves: curs[cidx[cur .. cur + ncur)] */
-};
-
-/* filemap_set_wb_err: an error recorded in a mapping */
-struct sc_set {
-	uint64_t us;
-	size_t line;
-	uint32_t tid, tgid;	/* the task that ended the bio, often a kworker */
-	char comm[16];
-	uint32_t major, minor;
-	uint64_t ino;
-	uint32_t errseq;	/* the mapping's value before (errseq_set()'s return) */
-	int err;		/* errno recorded, -1 unknown */
-	int err_from;		/* enum below */
-};
-enum {
-	SC_ERR_UNKNOWN,
-	SC_ERR_TRACED,		/* errno= (kernel/patches/0004) */
-	SC_ERR_DECODED,		/* stock kernel: the errno bits of the next value
-				 * traced on that inode (a later set's errseq= or a
-				 * cursor's new=), which is what this set left */
-};
-
-/* trace_marker lines "wb app <phase>": the runner's phases (armed, recovery...) */
-struct sc_mark {
-	uint64_t us;
-	uint32_t tid;
-	char text[64];		/* <phase>, the prefix dropped */
-};
-
-/* one sched_process_fork or sched_process_exec: who a pid is */
-struct sc_proc {
-	uint64_t us;
-	uint32_t pid;		/* fork: the child (a thread too); exec: the task */
-	uint32_t parent;	/* fork: the parent; exec: 0 */
-	char comm[16];		/* fork: the child's; exec: the new one */
-	char exe[96];		/* exec: the filename; fork: "" */
-};
-
-struct sc_log {
-	struct sc_call *calls;		/* in entry order */
-	struct sc_cursor *curs;		/* in trace order */
-	struct sc_set *sets;
-	struct sc_mark *marks;
-	struct sc_proc *procs;
-	size_t *cidx;			/* cursor indices grouped by call */
-	size_t ncalls, ncurs, nsets, nmarks, nprocs;
-	size_t cap_calls, cap_curs, cap_sets, cap_marks, cap_procs;
-	size_t lines;			/* lines read */
-	size_t skipped;			/* malformed lines skipped */
-	uint64_t lost;			/* events the ring lost ("[LOST n EVENTS]") */
-	int tgids;			/* some line had record-tgid's column */
-};
-
-/*
- * Parses the whole "trace" text into a zeroed @log.  Comments, other
- * events and malformed lines are skipped (counted in ->skipped when they
- * looked like ours or had no head), never fatal: one torn line must not
- * hide a run.  A write-family call that moved no cursor and returned >= 0
- * is not a sync call and is dropped; one that failed is kept.
- *
- * A call's cursor moves are those on its thread between its entry and
- * exit (a thread is in one syscall at a time).  io_uring has no such
- * window on one thread: its fsync and sync_file_range run in an io-wq
- * worker (a thread of the submitter, so the same tgid) or inline, so a
- * request claims the first cursor move between its submit and complete
- * that happened on a task outside any traced syscall, of the submitter's
- * tgid when tgids were recorded, and not claimed yet; when another pending
- * request's window also holds it, the call is flagged SC_AMBIGUOUS.
- * Returns 0, or -1 when out of memory.
- */
-int sc_parse(const char *text, struct sc_log *log);
-void sc_log_free(struct sc_log *log);
-
-/* ---- 2. attribution --------------------------------------------------- */
-
-/* one injected fault, as the caller programmed it */
+/* one fault of the plan: the fault-log entries its rules produced */
 struct sc_fault {
 	unsigned int id;
-	int err;			/* errno expected; 0 for a silent action (drop) */
-	uint32_t major, minor;		/* st_dev of its files: what dev= prints */
-	const uint64_t *inos;		/* the inodes it targets; none (a sector */
-	size_t ninos;			/* range): any inode on the device, and the
-					 * block device's own inode (metadata) */
-	const struct wb_fault *log;	/* the fault-log entries its rule produced */
+	int err;		/* errno expected; 0 for a silent action (drop) */
+	uint32_t major, minor;	/* the device its rules are on */
+	const size_t *log;	/* indices in the faults given to wb_attr_faults() */
 	size_t nlog;
 };
 
@@ -184,8 +46,8 @@ const char *sc_verdict_name(int verdict);
 /* one call (or untraced path) that was told about a fault */
 struct sc_seer {
 	long call;		/* -1: a cursor move no traced call claimed */
-	long cursor;		/* -1: syncfs without a cursor event (stock kernel) */
-	long set;		/* the set it consumed; -1: through the super block */
+	long cursor;		/* its cursor move (event index); -1: syncfs without one */
+	long set;		/* the set it consumed (event index); -1: through the super block */
 	int match;		/* ret == -errno recorded: 1, 0, or -1 not known */
 };
 
@@ -193,48 +55,63 @@ struct sc_fate {
 	int verdict;
 	size_t nfired;			/* fault-log entries: bios failed or dropped */
 	uint64_t fired_us, last_us;	/* the first and last of them */
-	size_t *sets;			/* indices in log->sets it led to */
+	size_t nhit;			/* of them, those on a file's data after the run */
+	size_t *sets;			/* the set events it led to */
 	size_t nsets;
 	struct sc_seer *seers;
-	size_t nseers;
+	size_t nseers, cap;
 };
 
-struct sc_attr {
+/* a call's phase: the program's own, or the checker's after recovery */
+enum sc_phase { SC_PHASE_PROGRAM, SC_PHASE_CHECK };
+
+struct sc_judge {
+	const struct wb_trace *t;
+	const struct wb_attr *a;
+	const struct sc_fault *faults;
+	size_t nfaults;
+	uint32_t self;			/* the runner's pid: its calls are left out */
+	size_t *sets, nsets;		/* the set events, in trace order */
+	size_t *curs, ncurs;		/* the cursor moves, in trace order */
+	long *pos;			/* [t->n] a set's or cursor move's position in those */
+	unsigned char *phase;		/* [a->ncalls] enum sc_phase */
 	struct sc_fate *fates;		/* one per fault, in the caller's order */
-	size_t nfates;
-	long *set_fault;		/* per set: the fault index it is given to, -1 */
-	size_t *unexplained;		/* calls that failed and no fault explains */
+	long *set_fate;			/* [t->n] a set's fault (index in faults), -1 */
+	size_t *unexplained;		/* the program's calls that failed and no fault explains */
 	size_t nunexplained;
-	uint32_t self;			/* the caller's pid, whose calls are left out */
 };
 
 /*
- * Ties faults to what the program saw.  Rules, in order:
+ * Program mode's question, asked of @a (built on @t with WB_WIN_SYSCALLS,
+ * and wb_attr_faults() on the run's fault log):
  *  - fired: the fault's log entries (first, last, how many);
- *  - a set is given to at most one fault: one targeting its inode whose
- *    first fire is not after it; among several, the one whose expected
- *    errno is the errno recorded, then a failing action over a drop, then
- *    the latest fire not after the set, then one naming the inode;
- *  - a cursor move saw a set when it consumed an error (old != new, an
- *    errno in new), on that inode, after the set, and its range of error
- *    instances (wb_errseq_level of old, of new] holds the set's instance;
- *  - syncfs that failed saw, through the super block, each fault with a
- *    set before the call returned whose errno it returned (mapping_set_error
- *    sets s_wb_err with the mapping), on its device when a sb cursor event
- *    says which (patch 0004);
+ *  - its sets: the sets whose fault (wb_attr.h's rule) is one of its entries;
+ *  - seers: each cursor move that consumed one of its sets (wb_attr_consumed),
+ *    and each failing syncfs (and sync) that returned the errno of one of
+ *    its sets recorded before the call returned (mapping_set_error sets
+ *    s_wb_err with the mapping), on its device when a sb cursor event says
+ *    which (patch 0004);
  *  - verdict: seen (anyone saw it), else not-fired, else lost (a set, no
  *    one consumed it: e.g. the inode was evicted), else silent (nothing
- *    recorded: a drop, or a fault the file system swallowed).
+ *    recorded: a drop, or a fault the file system swallowed);
+ *  - unexplained (wb_invariants' cause rule): a call of the program that
+ *    failed and saw no fault.  A write-family call counts only when its
+ *    errno is one a write to a file can have from the device (the trace
+ *    shows an fd number, not what it is: a pipe's EPIPE is no write-back
+ *    error), and the checker's calls (between the "check start" and
+ *    "check end" marks) are its own phase, never the program's.
  * Calls and cursor moves of @self (its tgid, or its tid where tgids were
- * not recorded) are left out.  0, or -1 when out of memory.
+ * not recorded) are left out.  @after (may be NULL): the files on the mount
+ * after the run, to say whose data a silent fault's bios were on.  0, or
+ * -1 when out of memory.
  */
-int sc_attribute(const struct sc_log *log, uint32_t self, const struct sc_fault *faults,
-		 size_t nfaults, struct sc_attr *attr);
-void sc_attr_free(struct sc_attr *attr);
-/* whether @call is the caller's own */
-int sc_excluded(const struct sc_attr *attr, const struct sc_call *call);
-
-/* ---- 3. rendering ----------------------------------------------------- */
+int sc_judge(struct sc_judge *j, const struct wb_attr *a, uint32_t self, const struct sc_fault *faults,
+	     size_t nfaults, const struct wb_files *after);
+void sc_judge_free(struct sc_judge *j);
+/* whether a task (@tid of @tgid, 0 = not recorded) is the runner itself */
+int sc_is_self(const struct sc_judge *j, uint32_t tid, uint32_t tgid);
+/* whether call @k is the program's (not the runner's, not the checker's) */
+int sc_program_call(const struct sc_judge *j, size_t k);
 
 /* inode -> path, which the caller builds by walking the mount */
 struct sc_path {
@@ -247,10 +124,7 @@ const char *sc_path_of(const struct sc_path *paths, size_t n, uint32_t major, ui
 		       uint64_t ino);
 
 struct sc_report {
-	const struct sc_log *log;
-	const struct sc_fault *faults;
-	size_t nfaults;
-	const struct sc_attr *attr;
+	const struct sc_judge *j;
 	const struct sc_path *paths;
 	size_t npaths;
 };
@@ -259,10 +133,10 @@ struct sc_report {
  * One line per event in time order, times in ms relative to the first
  * mark (else the first event): marks, faults fired, sets, sync calls
  * (pid, comm, fd, path, return, errno name, the fault it consumed), then
- * a verdict per fault and the unexplained errors.
+ * a verdict per fault, the unexplained errors and the checker's errors.
  */
 void sc_render_text(FILE *out, const struct sc_report *r);
-/* the same as one JSON object: marks, calls, sets, faults, unexplained */
+/* the same as one JSON object: marks, calls, cursors, sets, faults, unexplained */
 void sc_render_json(FILE *out, const struct sc_report *r);
 
 #endif

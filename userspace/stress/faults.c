@@ -44,7 +44,7 @@ void wbs_faults_event(struct wbs_faults *fp, const char *fmt, ...)
 }
 
 int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
-		    const struct wbs_files *files, const char *dir)
+		    const struct wb_files *files, const char *dir)
 {
 	struct wb_kernel k;
 	char err[256], *nl;
@@ -120,7 +120,7 @@ static void remove_rule(struct wbs_faults *fp, unsigned int slot)
 
 static int add_base(struct wbs_faults *fp, size_t i, const char *st)
 {
-	const struct wbs_extent *e = &fp->files->ext[i];
+	const struct wb_file_ext *e = &fp->files->ext[i];
 
 	fp->base[i] = add_rule(fp, "write,fua %s sectors=%" PRIu64 "-%" PRIu64
 			       " prob=%u", st, e->first, e->last,
@@ -181,7 +181,7 @@ static void rebase(struct wbs_faults *fp)
 	add_base(fp, i, st);
 }
 
-static const struct wbs_extent *pick_extent(struct wbs_faults *fp)
+static const struct wb_file_ext *pick_extent(struct wbs_faults *fp)
 {
 	return &fp->files->ext[wbs_rng_below(&fp->rng, fp->files->next)];
 }
@@ -259,7 +259,7 @@ void wbs_faults_suspend_resume(struct wbs_faults *fp)
 
 void wbs_faults_step(struct wbs_faults *fp)
 {
-	const struct wbs_extent *e = pick_extent(fp);
+	const struct wb_file_ext *e = pick_extent(fp);
 	unsigned int r = (unsigned int)wbs_rng_below(&fp->rng, 100);
 	unsigned int maxd = fp->cfg.max_delay_ms ? fp->cfg.max_delay_ms : 1;
 

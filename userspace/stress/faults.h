@@ -28,7 +28,7 @@ struct wbs_faults_cfg {
 
 struct wbs_faults {
 	struct wbs_faults_cfg cfg;
-	const struct wbs_files *files;
+	const struct wb_files *files;
 	struct wbs_rng rng;
 	FILE *log;
 	char *table;		/* the live table line, for reloads */
@@ -47,7 +47,7 @@ struct wbs_faults {
 };
 
 int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
-		    const struct wbs_files *files, const char *dir);
+		    const struct wb_files *files, const char *dir);
 /* Adds the base rules. */
 int wbs_faults_arm(struct wbs_faults *fp);
 /* One seeded random action. */

@@ -102,22 +102,24 @@ static struct wb_rec *first_error(struct wbs_oracle_in *in)
 }
 
 /* The kernel "forgets" to report: the first failing fsync returns 0 and
- * none of the advances of that fd from then on happened. */
+ * none of the advances of that fd from then on happened (they leave the
+ * trace). */
 static int mutate_lost(struct wbs_oracle_in *in)
 {
 	struct wb_rec *r = first_error(in);
-	struct wbs_trace *t = &in->trace;
-	size_t i;
+	struct wb_trace *t = &in->trace;
+	size_t i, n = 0;
 
 	if (!r)
 		return -1;
 	r->ret = 0;
 	r->err = 0;
 	for (i = 0; i < t->n; i++)
-		if (t->v[i].type == WBS_TEV_ADVANCE && t->v[i].pid == r->pid &&
-		    t->v[i].ino == r->ino &&
-		    t->v[i].us * 1000 + in->meta.clock_step_ns + 1000 >= r->t0)
-			t->v[i].type = 0xff;
+		if (t->v[i].kind != WB_EV_ADVANCE || t->v[i].pid != r->pid ||
+		    t->v[i].es.ino != r->ino ||
+		    t->v[i].us * 1000 + in->meta.clock_step_ns + 1000 < r->t0)
+			t->v[n++] = t->v[i];
+	t->n = n;
 	return 0;
 }
 

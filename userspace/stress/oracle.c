@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "oracle.h"
+#include "wb_attr.h"
 #include "wb_errseq.h"
 #include "wb_invariants.h"
-#include "wb_trace.h"
 #include "wb_names.h"
 #include "util.h"
 #include "wb_sys.h"
@@ -83,7 +83,7 @@ int wbs_oracle_load(struct wbs_oracle_in *in, const char *dir)
 		wbs_warn(1, "%s/meta.txt", dir);
 		return -1;
 	}
-	if (wbs_files_load(&in->files, dir)) {
+	if (wb_files_load(&in->files, dir)) {
 		wbs_warn(1, "%s/files.txt", dir);
 		return -1;
 	}
@@ -91,10 +91,12 @@ int wbs_oracle_load(struct wbs_oracle_in *in, const char *dir)
 		wbs_warn(1, "%s/recs.*.bin", dir);
 		return -1;
 	}
-	if (wbs_trace_load(&in->trace, dir)) {
+	snprintf(path, sizeof(path), "%s/trace.txt", dir);
+	if (wb_trace_load(&in->trace, path)) {
 		wbs_warn(1, "%s/trace.txt", dir);
 		return -1;
 	}
+	wb_trace_sort(&in->trace);
 	snprintf(path, sizeof(path), "%s/faults.txt", dir);
 	if (wb_faultlog_load(&in->faults, path)) {
 		wbs_warn(1, "%s/faults.txt", dir);
@@ -105,9 +107,9 @@ int wbs_oracle_load(struct wbs_oracle_in *in, const char *dir)
 
 void wbs_oracle_free(struct wbs_oracle_in *in)
 {
-	wbs_files_free(&in->files);
+	wb_files_free(&in->files);
 	wb_recs_free(&in->recs);
-	wbs_trace_free(&in->trace);
+	wb_trace_free(&in->trace);
 	wb_faultlog_free(&in->faults);
 }
 
@@ -144,21 +146,26 @@ struct ctx {
 	uint32_t nproc, nseq;
 	int has_sb;		/* the kernel traces syncfs cursor moves */
 	long *next_on_cpu;	/* [trace.n] next event of the same CPU, -1 */
-	struct wb_inv_ev *sets;	/* the set events on the device, as evidence */
 	size_t nsets;
-	size_t *setk;		/* [nsets] their trace indices, ascending */
-	unsigned char *fault_hit;	/* [faults.n * nfiles] fault i hits file f */
+	size_t *setk;		/* [nsets] the set events on the device, ascending */
+	struct wb_attr attr;	/* calls by each worker's markers; faults on the files */
 };
 
-static uint64_t ev_lo(const struct ctx *c, const struct wbs_tev *e)
+static uint64_t ev_lo(const struct ctx *c, const struct wb_ev *e)
 {
 	(void)c;
 	return e->us * 1000;
 }
 
-static uint64_t ev_hi(const struct ctx *c, const struct wbs_tev *e)
+static uint64_t ev_hi(const struct ctx *c, const struct wb_ev *e)
 {
-	return e->us * 1000 + c->gran - 1;
+	return wb_attr_hi_ns(&c->attr, e);
+}
+
+/* the raw line of event @e, for a violation's text */
+static const char *line_of(const struct ctx *c, const struct wb_ev *e, char *buf, size_t len)
+{
+	return wb_trace_line(&c->in->trace, e, buf, len);
 }
 
 /*
@@ -168,7 +175,7 @@ static uint64_t ev_hi(const struct ctx *c, const struct wbs_tev *e)
  */
 static int before(const struct ctx *c, size_t a, size_t b)
 {
-	const struct wbs_tev *x = &c->in->trace.v[a], *y = &c->in->trace.v[b];
+	const struct wb_ev *x = &c->in->trace.v[a], *y = &c->in->trace.v[b];
 
 	if (x->cpu == y->cpu)
 		return a < b;
@@ -179,10 +186,10 @@ static int before(const struct ctx *c, size_t a, size_t b)
 	       y->us - x->us >= CROSS_CPU_US;
 }
 
-static int on_dev(const struct ctx *c, const struct wbs_tev *e)
+static int on_dev(const struct ctx *c, const struct wb_ev *e)
 {
-	return e->major == c->in->meta.dev_major &&
-	       e->minor == c->in->meta.dev_minor;
+	return wb_ev_is_errseq(e) && e->es.major == c->in->meta.dev_major &&
+	       e->es.minor == c->in->meta.dev_minor;
 }
 
 static struct fdst *fd_of(struct ctx *c, unsigned int proc, unsigned int fdi)
@@ -216,22 +223,9 @@ static void print_fault(struct ctx *c, const struct wb_fault *ft)
 static const struct wb_fault *fault_before(struct ctx *c, int file,
 					    uint64_t ns)
 {
-	const struct wb_faultlog *fl = &c->in->faults;
-	const struct wb_fault *best = NULL;
-	size_t i;
+	long i = wb_attr_fault_before(&c->attr, file, ns);
 
-	for (i = 0; i < fl->n; i++) {
-		const struct wb_fault *ft = &fl->v[i];
-
-		if (ft->ns > ns || !ft->err)
-			continue;
-		if (file >= 0 &&
-		    !c->fault_hit[i * c->in->files.nfiles + (size_t)file])
-			continue;
-		if (!best || ft->ns >= best->ns)
-			best = ft;
-	}
-	return best;
+	return i < 0 ? NULL : &c->in->faults.v[i];
 }
 
 /* Trace lines around @center_ns: the last errseq events of this inode
@@ -240,17 +234,17 @@ static const struct wb_fault *fault_before(struct ctx *c, int file,
 static void print_context(struct ctx *c, uint64_t ino, uint32_t pid,
 			  uint64_t center_ns)
 {
-	const struct wbs_trace *t = &c->in->trace;
+	const struct wb_trace *t = &c->in->trace;
 	uint64_t cu = center_ns / 1000, win = CONTEXT_US + c->gran / 1000;
 	size_t i, first = t->n, after = 0, shown = 0;
 	size_t before_n = 0;
+	char buf[512];
 
 	/* where the errseq history of this inode starts being interesting */
 	for (i = t->n; i-- > 0;) {
-		const struct wbs_tev *e = &t->v[i];
+		const struct wb_ev *e = &t->v[i];
 
-		if (e->type == WBS_TEV_MARK || e->ino != ino || !on_dev(c, e) ||
-		    e->us > cu + win)
+		if (!on_dev(c, e) || e->es.ino != ino || e->us > cu + win)
 			continue;
 		first = i;
 		if (++before_n == 6)
@@ -259,23 +253,21 @@ static void print_context(struct ctx *c, uint64_t ino, uint32_t pid,
 	fprintf(c->f, "    trace (ino %" PRIu64 " errseq events, pid %u markers within %" PRIu64 " ms):\n",
 		ino, pid, win / 1000);
 	for (i = first < t->n ? first : 0; i < t->n && shown < 28; i++) {
-		const struct wbs_tev *e = &t->v[i];
+		const struct wb_ev *e = &t->v[i];
 		int near = e->us + win >= cu && e->us <= cu + win;
 
-		if (e->type == WBS_TEV_IGNORED)
-			continue;
-		if (e->type == WBS_TEV_MARK) {
-			if (e->pid != pid || !near)
+		if (e->kind == WB_EV_MARK) {
+			if (!e->mark.is_call || e->pid != pid || !near)
 				continue;
 		} else {
-			if (e->ino != ino || !on_dev(c, e))
+			if (!on_dev(c, e) || e->es.ino != ino)
 				continue;
 			if (e->us > cu + win && after++ >= 3)
 				continue;
 		}
-		if (e->us > cu + win && e->type == WBS_TEV_MARK)
+		if (e->us > cu + win && e->kind == WB_EV_MARK)
 			continue;
-		fprintf(c->f, "      %s\n", e->line);
+		fprintf(c->f, "      %s\n", line_of(c, e, buf, sizeof(buf)));
 		shown++;
 	}
 	if (!shown)
@@ -406,10 +398,10 @@ static void index_recs(struct ctx *c)
 		c->recidx[(size_t)rs->v[i].proc * c->nseq + rs->v[i].seq] = (long)i;
 }
 
-/* Ties each trace_marker line to its record. */
+/* Each call the attributor found (a worker's B..E markers) tied to its record. */
 static void map_markers(struct ctx *c)
 {
-	const struct wbs_trace *t = &c->in->trace;
+	const struct wb_trace *t = &c->in->trace;
 	const struct wb_recs *rs = &c->in->recs;
 	size_t i, nmark = 0, syncs = 0;
 
@@ -419,84 +411,81 @@ static void map_markers(struct ctx *c)
 		    rs->v[i].op == WB_REC_SYNCFS)
 			syncs++;
 	}
-	for (i = 0; i < t->n; i++) {
-		const struct wbs_tev *e = &t->v[i];
-		long r;
+	for (i = 0; i < c->attr.ncalls; i++) {
+		const struct wb_call *k = &c->attr.calls[i];
+		long r = rec_of(c, k->proc, k->seq);
 
-		if (e->type != WBS_TEV_MARK)
-			continue;
-		r = rec_of(c, e->proc, e->seq);
-		if (r < 0)
-			continue;
-		if (e->mark == 'B')
-			c->bm[r] = (long)i;
-		else
-			c->em[r] = (long)i;
-		nmark++;
+		if (r >= 0) {
+			c->bm[r] = k->enter;
+			c->em[r] = k->exit;
+		}
 	}
+	for (i = 0; i < t->n; i++)
+		nmark += t->v[i].kind == WB_EV_MARK && t->v[i].mark.is_call &&
+			 rec_of(c, t->v[i].mark.call.proc, t->v[i].mark.call.seq) >= 0;
 	if (nmark != 2 * syncs)
 		violate(c, WBS_V_INCOMPLETE, NULL, NULL, -1, 0, 0,
 			"trace: %zu sync markers for %zu sync calls (want 2 each)",
 			nmark, syncs);
 }
 
-/* Attributes each advance event to the sync call its task was in: the
- * task's latest marker before the event must be that call's 'B'. */
+/* The record of the call the attributor gave cursor move @i, -1 */
+static long rec_of_move(const struct ctx *c, size_t i)
+{
+	long k = c->attr.call_of[i];
+
+	return k < 0 ? -1 : rec_of(c, c->attr.calls[k].proc, c->attr.calls[k].seq);
+}
+
+/* One cursor move against the call the attributor gave it: the call must
+ * be a sync of this fd's file through one struct file; 0 or -1. */
+static int check_move(struct ctx *c, size_t i, long ri)
+{
+	const struct wb_ev *e = &c->in->trace.v[i];
+	const struct wb_rec *r = ri >= 0 ? &c->in->recs.v[ri] : NULL;
+	struct fdst *d = r ? fd_of(c, r->proc, r->fdi) : NULL;
+	char buf[512];
+
+	if (!d || (e->kind == WB_EV_ADVANCE ? !wb_rec_op_is_fsync(r->op) : r->op != WB_REC_SYNCFS)) {
+		violate(c, WBS_V_UNATTRIBUTED, NULL, NULL, wb_files_by_ino(&c->in->files, e->es.ino),
+			e->es.ino, ev_lo(c, e), "pid %u advanced a cursor on ino %" PRIu64
+			" outside any recorded %s: %s", e->pid, e->es.ino,
+			e->kind == WB_EV_ADVANCE ? "fsync/fdatasync" : "syncfs", line_of(c, e, buf, sizeof(buf)));
+		return -1;
+	}
+	if (e->es.ino != d->ino) {
+		violate(c, WBS_V_UNATTRIBUTED, d, r, d->file, e->es.ino, ev_lo(c, e),
+			"advance on ino %" PRIu64 " during a sync of ino %" PRIu64, e->es.ino, d->ino);
+		return -1;
+	}
+	if (!d->hash[0])
+		memcpy(d->hash, e->es.file, sizeof(d->hash));
+	else if (strcmp(d->hash, e->es.file))
+		violate(c, WBS_V_UNATTRIBUTED, d, r, d->file, e->es.ino, ev_lo(c, e),
+			"struct file %s, earlier %s: two files for one fd", e->es.file, d->hash);
+	return 0;
+}
+
+/* Each advance event on the device, as the attributor tied it to a call:
+ * the worker's latest marker before it was that call's B. */
 static void attribute_advances(struct ctx *c)
 {
-	const struct wbs_trace *t = &c->in->trace;
-	const struct wb_recs *rs = &c->in->recs;
+	const struct wb_trace *t = &c->in->trace;
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
-		const struct wbs_tev *e = &t->v[i];
-		const struct wbs_tev *m = NULL;
-		const struct wb_rec *r = NULL;
-		struct fdst *d = NULL;
-		long ri = -1;
-		size_t k;
+		const struct wb_ev *e = &t->v[i];
+		long ri;
 
-		if ((e->type != WBS_TEV_ADVANCE && e->type != WBS_TEV_SB_ADVANCE) ||
-		    !on_dev(c, e))
+		if (!wb_ev_is_advance(e) || !on_dev(c, e))
 			continue;
-		if (e->type == WBS_TEV_SB_ADVANCE)
+		if (e->kind == WB_EV_SB_ADVANCE)
 			c->has_sb = 1;
 		else
 			c->out->advances++;
-		for (k = i; k-- > 0;)
-			if (t->v[k].type == WBS_TEV_MARK && t->v[k].pid == e->pid) {
-				m = &t->v[k];
-				break;
-			}
-		if (m && m->mark == 'B')
-			ri = rec_of(c, m->proc, m->seq);
-		if (ri >= 0) {
-			r = &rs->v[ri];
-			d = fd_of(c, r->proc, r->fdi);
-		}
-		if (!d || (e->type == WBS_TEV_ADVANCE ?
-			   !wb_rec_op_is_fsync(r->op) : r->op != WB_REC_SYNCFS)) {
-			violate(c, WBS_V_UNATTRIBUTED, NULL, NULL,
-				wbs_files_by_ino(&c->in->files, e->ino), e->ino,
-				ev_lo(c, e),
-				"pid %u advanced a cursor on ino %" PRIu64
-				" outside any recorded %s: %s", e->pid, e->ino,
-				e->type == WBS_TEV_ADVANCE ? "fsync/fdatasync" : "syncfs",
-				e->line);
+		ri = rec_of_move(c, i);
+		if (check_move(c, i, ri))
 			continue;
-		}
-		if (e->ino != d->ino) {
-			violate(c, WBS_V_UNATTRIBUTED, d, r, d->file, e->ino,
-				ev_lo(c, e), "advance on ino %" PRIu64
-				" during a sync of ino %" PRIu64, e->ino, d->ino);
-			continue;
-		}
-		if (!d->hash[0])
-			memcpy(d->hash, e->file, sizeof(d->hash));
-		else if (strcmp(d->hash, e->file))
-			violate(c, WBS_V_UNATTRIBUTED, d, r, d->file, e->ino,
-				ev_lo(c, e), "struct file %s, earlier %s: two files for one fd",
-				e->file, d->hash);
 		if (c->nadv[ri] < MAX_ADV_PER_SYNC)
 			c->adv[(size_t)ri * MAX_ADV_PER_SYNC + c->nadv[ri]++] = i;
 	}
@@ -514,7 +503,7 @@ static void check_results(struct ctx *c, struct fdst *d, const size_t *calls,
 			  int start_known)
 {
 	const struct wb_recs *rs = &c->in->recs;
-	const struct wbs_trace *t = &c->in->trace;
+	const struct wb_trace *t = &c->in->trace;
 	uint32_t cur = 0;	/* opened before any fault: sampled 0 */
 	size_t j;
 
@@ -522,47 +511,47 @@ static void check_results(struct ctx *c, struct fdst *d, const size_t *calls,
 		size_t ri = calls[j];
 		const struct wb_rec *r = &rs->v[ri];
 		unsigned int a, n = c->nadv[ri];
-		struct wb_inv_ev adv[MAX_ADV_PER_SYNC];
+		const struct wb_ev *adv[MAX_ADV_PER_SYNC];
 
 		for (a = 0; a < n; a++) {
-			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC + a]];
+			const struct wb_ev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC + a]];
 			uint32_t was = cur;
 
 			/* f_sb_err samples the fs's errors from earlier
 			 * rounds at open: its first value is the kernel's */
 			if (!start_known) {
-				cur = e->old;
+				cur = e->es.old;
 				was = cur;
 				start_known = 1;
 			}
-			if (wb_inv_cursor_step(&cur, e->old, e->new) != WB_INV_OK)
+			if (wb_inv_cursor_step(&cur, e->es.old, e->es.new) != WB_INV_OK)
 				violate(c, WBS_V_CURSOR, d, r, d->file, d->ino,
 					ev_lo(c, e),
 					"%s was 0x%x after this fd's last call, the kernel advanced it from 0x%x",
-					cursor, was, e->old);
-			adv[a] = (struct wb_inv_ev){ WB_TEV_ADVANCE, e->ino, ev_hi(c, e), e->old, e->new };
+					cursor, was, e->es.old);
+			adv[a] = e;
 		}
 		if (lvl)
 			lvl[j] = wb_errseq_level(cur);
 		/* a returned error's cause is its cursor's move (NO_ADVANCE) */
 		switch (wb_inv_advance(r->ret < 0, r->err, adv, n, WB_INV_ANY)) {
 		case WB_INV_ADVANCE_NO_ERROR: {
-			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC]];
+			const struct wb_ev *e = adv[0];
 
 			violate(c, WBS_V_ADVANCED_NO_ERROR, d, r, d->file, d->ino,
 				ev_lo(c, e),
 				"%s advanced the fd's %s 0x%x -> 0x%x (%s) but returned 0",
-				wb_rec_op_name(r->op), cursor, e->old, e->new,
-				wb_errno_name((int)(e->new & WB_ERRSEQ_MAX_ERRNO)));
+				wb_rec_op_name(r->op), cursor, e->es.old, e->es.new,
+				wb_errno_name((int)(e->es.new & WB_ERRSEQ_MAX_ERRNO)));
 			break;
 		}
 		case WB_INV_WRONG_ERRNO: {
-			const struct wbs_tev *e = &t->v[c->adv[ri * MAX_ADV_PER_SYNC]];
+			const struct wb_ev *e = adv[0];
 
 			violate(c, WBS_V_WRONG_ERRNO, d, r, d->file, d->ino,
 				ev_lo(c, e), "%s returned %s, the %s advanced to 0x%x (%s)",
-				wb_rec_op_name(r->op), wb_errno_name(r->err), cursor, e->new,
-				wb_errno_name((int)(e->new & WB_ERRSEQ_MAX_ERRNO)));
+				wb_rec_op_name(r->op), wb_errno_name(r->err), cursor, e->es.new,
+				wb_errno_name((int)(e->es.new & WB_ERRSEQ_MAX_ERRNO)));
 			break;
 		}
 		case WB_INV_NO_ADVANCE:
@@ -607,15 +596,16 @@ static size_t first_above(const size_t *v, size_t n, size_t k)
  */
 static void check_fsync_lost(struct ctx *c, size_t si, uint32_t level)
 {
-	const struct wbs_tev *e = &c->in->trace.v[si];
+	const struct wb_ev *e = &c->in->trace.v[si];
 	const struct wb_recs *rs = &c->in->recs;
+	char buf[512];
 	size_t k, j;
 
 	for (k = 0; k < c->nfds; k++) {
 		struct fdst *d = &c->fds[k];
 		size_t p = 0;
 
-		if (d->ino != e->ino)
+		if (d->ino != e->es.ino)
 			continue;
 		/* the first sync whose B is certainly after the set; a B at
 		 * or before the set's index cannot be, so a sorted fsb lets
@@ -632,7 +622,7 @@ static void check_fsync_lost(struct ctx *c, size_t si, uint32_t level)
 					ev_lo(c, e),
 					"error instance %u on ino %" PRIu64
 					" recorded after this fd's last fsync (%s)",
-					level, e->ino, e->line);
+					level, e->es.ino, line_of(c, e, buf, sizeof(buf)));
 			continue;
 		}
 		c->out->checked_pairs++;
@@ -641,8 +631,8 @@ static void check_fsync_lost(struct ctx *c, size_t si, uint32_t level)
 			violate(c, WBS_V_LOST, d, &rs->v[d->fs[j]], d->file, d->ino,
 				rs->v[d->fs[j]].t0,
 				"error instance %u was recorded on the mapping before this %s started (%s), the fd's cursor stayed at instance %u",
-				level, wb_rec_op_name(rs->v[d->fs[j]].op), e->line,
-				d->lvl[j]);
+				level, wb_rec_op_name(rs->v[d->fs[j]].op),
+				line_of(c, e, buf, sizeof(buf)), d->lvl[j]);
 		}
 	}
 }
@@ -669,29 +659,28 @@ static void index_fd_syncs(struct ctx *c, struct fdst *d)
 
 static void check_sets(struct ctx *c)
 {
-	const struct wbs_trace *t = &c->in->trace;
-	size_t i;
+	const struct wb_trace *t = &c->in->trace;
+	char buf[512];
+	size_t p;
 
-	for (i = 0; i < t->n; i++) {
-		const struct wbs_tev *e = &t->v[i];
-		int file;
+	for (p = 0; p < c->nsets; p++) {
+		size_t i = c->setk[p];
+		const struct wb_ev *e = &t->v[i];
+		long file = c->attr.file_of[i];
 
-		if (e->type != WBS_TEV_SET || !on_dev(c, e))
-			continue;
 		c->out->sets++;
-		file = wbs_files_by_ino(&c->in->files, e->ino);
 		if (file < 0) {
-			violate(c, WBS_V_FOREIGN, NULL, NULL, -1, e->ino, ev_lo(c, e),
+			violate(c, WBS_V_FOREIGN, NULL, NULL, -1, e->es.ino, ev_lo(c, e),
 				"writeback error on ino %" PRIu64
-				", which is not a test file: %s", e->ino, e->line);
+				", which is not a test file: %s", e->es.ino, line_of(c, e, buf, sizeof(buf)));
 			continue;
 		}
 		/* a set is an error: its cause is a fault on the file before it */
-		if (wb_inv_cause(1, fault_before(c, file, ev_hi(c, e)) != NULL) != WB_INV_OK)
-			violate(c, WBS_V_SET_NO_FAULT, NULL, NULL, file, e->ino,
+		if (wb_inv_cause(1, fault_before(c, (int)file, ev_hi(c, e)) != NULL) != WB_INV_OK)
+			violate(c, WBS_V_SET_NO_FAULT, NULL, NULL, (int)file, e->es.ino,
 				ev_lo(c, e), "writeback error on %s with no dm-wberr fault on its sectors before it: %s",
-				c->in->files.path[file], e->line);
-		check_fsync_lost(c, i, wb_errseq_level_after_set(e->old));
+				c->in->files.path[file], line_of(c, e, buf, sizeof(buf)));
+		check_fsync_lost(c, i, wb_errseq_level_after_set(e->es.old));
 	}
 }
 
@@ -699,21 +688,19 @@ static void check_sets(struct ctx *c)
 static void check_faults(struct ctx *c)
 {
 	const struct wb_faultlog *fl = &c->in->faults;
+	const struct wb_trace *t = &c->in->trace;
+	const struct wbs_meta *m = &c->in->meta;
 	unsigned int f;
 	size_t i, k;
 
 	for (i = 0; i < fl->n; i++) {
 		const struct wb_fault *ft = &fl->v[i];
-		const unsigned char *hit = &c->fault_hit[i * c->in->files.nfiles];
-		unsigned int nhit = 0;
 
 		c->out->faults++;
 		for (k = 0; k < wb_nr_statuses; k++)
 			if (wb_statuses[k].err == ft->err)
 				c->out->fault_status[k]++;
-		for (f = 0; f < c->in->files.nfiles; f++)
-			nhit += hit[f];
-		if (!nhit) {
+		if (!c->attr.known[i]) {
 			violate(c, WBS_V_STRAY_FAULT, NULL, NULL, -1, 0, ft->ns,
 				"fault at sectors %" PRIu64 "+%" PRIu64 " (%s, rule %u) is outside every test file",
 				ft->sector, ft->nr, ft->opclass, ft->rule);
@@ -723,10 +710,10 @@ static void check_faults(struct ctx *c)
 		if (!ft->err)
 			continue;	/* action=drop: silent by design */
 		for (f = 0; f < c->in->files.nfiles; f++) {
-			if (!hit[f])
+			if (!wb_attr_hit(&c->attr, i, f))
 				continue;
-			if (wb_inv_fault_set(c->sets, c->nsets, c->in->files.ino[f],
-					     ft->ns) != WB_INV_OK)
+			if (wb_inv_fault_set(t->v, t->n, m->dev_major, m->dev_minor, c->in->files.ino[f],
+					     ft->ns, c->gran) != WB_INV_OK)
 				violate(c, WBS_V_FAULT_NO_SET, NULL, NULL, (int)f,
 					c->in->files.ino[f], ft->ns,
 					"dm-wberr failed a write of %s (sectors %" PRIu64 "+%" PRIu64 ", %s) and no writeback error was recorded on its mapping afterwards",
@@ -768,9 +755,10 @@ static size_t set_from_ns(const struct ctx *c, uint64_t ns)
 static void check_syncfs(struct ctx *c, struct fdst *d)
 {
 	const struct wb_recs *rs = &c->in->recs;
-	const struct wbs_trace *t = &c->in->trace;
+	const struct wb_trace *t = &c->in->trace;
 	uint64_t slack = c->in->meta.sb_margin_ns + c->gran;
 	long prev_b = -1, prev_e = -1;
+	char buf[512];
 	size_t j, p;
 
 	for (j = 0; j < d->nsf; j++) {
@@ -828,10 +816,10 @@ static void check_syncfs(struct ctx *c, struct fdst *d)
 		if (must >= 0)
 			c->out->syncfs_armed++;
 		if (must >= 0 && r->ret >= 0)
-			violate(c, WBS_V_LOST, d, r, -1, t->v[must].ino,
+			violate(c, WBS_V_LOST, d, r, -1, t->v[must].es.ino,
 				ev_lo(c, &t->v[must]),
 				"a writeback error was recorded on the fs after this fd's previous syncfs and before this one, and syncfs returned 0: %s",
-				t->v[must].line);
+				line_of(c, &t->v[must], buf, sizeof(buf)));
 		if (r->ret < 0 && cause < 0 && !c->has_sb)
 			violate(c, WBS_V_NO_CAUSE, d, r, -1, d->ino, r->t0,
 				"syncfs returned %s with no writeback error recorded on the fs since the fd's previous syncfs",
@@ -839,6 +827,81 @@ static void check_syncfs(struct ctx *c, struct fdst *d)
 		prev_b = b;
 		prev_e = e;
 	}
+}
+
+/* each event's next event on its CPU (within 4096), -1 */
+static void index_cpus(struct ctx *c)
+{
+	const struct wb_trace *t = &c->in->trace;
+
+	c->next_on_cpu = wbs_xcalloc(t->n + 1, sizeof(*c->next_on_cpu));
+	for (size_t i = t->n; i-- > 0;) {
+		c->next_on_cpu[i] = -1;
+		for (size_t k = i + 1; k < t->n && k < i + 4096; k++)
+			if (t->v[k].cpu == t->v[i].cpu) {
+				c->next_on_cpu[i] = (long)k;
+				break;
+			}
+	}
+}
+
+/* the attributor's answer (calls by each worker's markers, the faults on
+ * the test files) and the judge's own indices */
+static void ctx_init(struct ctx *c)
+{
+	const struct wbs_oracle_in *in = c->in;
+	const struct wb_attr_cfg cfg = { .windows = WB_WIN_MARKS_TASK, .gran_ns = c->gran };
+
+	c->bm = wbs_xcalloc(in->recs.n + 1, sizeof(*c->bm));
+	c->em = wbs_xcalloc(in->recs.n + 1, sizeof(*c->em));
+	c->adv = wbs_xcalloc(in->recs.n * MAX_ADV_PER_SYNC + 1, sizeof(*c->adv));
+	c->nadv = wbs_xcalloc(in->recs.n + 1, 1);
+	if (wb_attr_calls(&c->attr, &in->trace, &cfg) ||
+	    wb_attr_faults(&c->attr, in->faults.v, in->faults.n, &in->files, in->meta.dev_major,
+			   in->meta.dev_minor)) {
+		fputs("wberr-stress: out of memory attributing the trace\n", stderr);
+		abort();
+	}
+	index_cpus(c);
+	c->setk = wbs_xcalloc(in->trace.n + 1, sizeof(*c->setk));
+	for (size_t i = 0; i < in->trace.n; i++)
+		if (in->trace.v[i].kind == WB_EV_SET && on_dev(c, &in->trace.v[i]))
+			c->setk[c->nsets++] = i;
+}
+
+static void ctx_free(struct ctx *c)
+{
+	for (size_t i = 0; i < c->nfds; i++) {
+		free(c->fds[i].fs);
+		free(c->fds[i].fsj);
+		free(c->fds[i].fsb);
+		free(c->fds[i].sf);
+		free(c->fds[i].lvl);
+	}
+	free(c->fds);
+	free(c->adv);
+	free(c->bm);
+	free(c->em);
+	free(c->recidx);
+	free(c->next_on_cpu);
+	free(c->nadv);
+	free(c->setk);
+	wb_attr_free(&c->attr);
+}
+
+/* what the evidence itself says it lost */
+static void check_complete(struct ctx *c)
+{
+	const struct wbs_oracle_in *in = c->in;
+
+	if (in->trace.lost || !in->trace.header_seen)
+		violate(c, WBS_V_INCOMPLETE, NULL, NULL, -1, 0, 0,
+			"trace: %" PRIu64 " events lost%s (raise buffer_size_kb)",
+			in->trace.lost, in->trace.header_seen ? "" : ", no header");
+	if (in->faults.gaps)
+		violate(c, WBS_V_INCOMPLETE, NULL, NULL, -1, 0, 0,
+			"fault log: %zu entries lost (raise log_size or drain more often)",
+			in->faults.gaps);
 }
 
 unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
@@ -850,54 +913,10 @@ unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
 
 	memset(out, 0, sizeof(*out));
 	c.gran = in->meta.clock_step_ns > 1000 ? in->meta.clock_step_ns : 1000;
-	c.bm = wbs_xcalloc(in->recs.n + 1, sizeof(*c.bm));
-	c.em = wbs_xcalloc(in->recs.n + 1, sizeof(*c.em));
-	c.adv = wbs_xcalloc(in->recs.n * MAX_ADV_PER_SYNC + 1, sizeof(*c.adv));
-	c.nadv = wbs_xcalloc(in->recs.n + 1, 1);
 	if (in->meta.stop_ns > in->meta.go_ns)
 		out->loop_s = (double)(in->meta.stop_ns - in->meta.go_ns) / 1e9;
-
-	if (in->trace.lost || !in->trace.header_seen)
-		violate(&c, WBS_V_INCOMPLETE, NULL, NULL, -1, 0, 0,
-			"trace: %" PRIu64 " events lost%s (raise buffer_size_kb)",
-			in->trace.lost, in->trace.header_seen ? "" : ", no header");
-	if (in->faults.gaps)
-		violate(&c, WBS_V_INCOMPLETE, NULL, NULL, -1, 0, 0,
-			"fault log: %zu entries lost (raise log_size or drain more often)",
-			in->faults.gaps);
-
-	c.next_on_cpu = wbs_xcalloc(in->trace.n + 1, sizeof(*c.next_on_cpu));
-	for (i = in->trace.n; i-- > 0;) {
-		size_t k;
-
-		c.next_on_cpu[i] = -1;
-		for (k = i + 1; k < in->trace.n && k < i + 4096; k++)
-			if (in->trace.v[k].cpu == in->trace.v[i].cpu) {
-				c.next_on_cpu[i] = (long)k;
-				break;
-			}
-	}
-	/* the set events on the device, as the shared rules take them */
-	c.sets = wbs_xcalloc(in->trace.n + 1, sizeof(*c.sets));
-	c.setk = wbs_xcalloc(in->trace.n + 1, sizeof(*c.setk));
-	for (i = 0; i < in->trace.n; i++) {
-		const struct wbs_tev *e = &in->trace.v[i];
-
-		if (e->type == WBS_TEV_SET && on_dev(&c, e)) {
-			c.setk[c.nsets] = i;
-			c.sets[c.nsets++] = (struct wb_inv_ev){ WB_TEV_SET, e->ino, ev_hi(&c, e),
-								e->old, e->new };
-		}
-	}
-	/* which test files each fault's sectors cover, once */
-	c.fault_hit = wbs_xcalloc(in->faults.n * in->files.nfiles + 1, 1);
-	for (i = 0; i < in->faults.n; i++) {
-		const struct wb_fault *ft = &in->faults.v[i];
-
-		wbs_files_hit(&in->files, ft->sector,
-			      ft->sector + (ft->nr ? ft->nr - 1 : 0),
-			      &c.fault_hit[i * in->files.nfiles]);
-	}
+	ctx_init(&c);
+	check_complete(&c);
 	build_fds(&c);
 	index_recs(&c);
 	map_markers(&c);
@@ -914,24 +933,7 @@ unsigned long wbs_oracle_check(const struct wbs_oracle_in *in,
 			check_results(&c, &c.fds[i], c.fds[i].sf, c.fds[i].nsf,
 				      NULL, "f_sb_err cursor", 0);
 	}
-
-	for (i = 0; i < c.nfds; i++) {
-		free(c.fds[i].fs);
-		free(c.fds[i].fsj);
-		free(c.fds[i].fsb);
-		free(c.fds[i].sf);
-		free(c.fds[i].lvl);
-	}
-	free(c.fds);
-	free(c.adv);
-	free(c.bm);
-	free(c.em);
-	free(c.recidx);
-	free(c.next_on_cpu);
-	free(c.nadv);
-	free(c.sets);
-	free(c.setk);
-	free(c.fault_hit);
+	ctx_free(&c);
 	return out->nviolations;
 }
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The no-lost-error oracle.  From the workers' records, the dm-wberr fault
- * log and the errseq tracepoints it checks, for every fd:
+ * log and the errseq tracepoints, parsed and attributed by lib/c's one
+ * parser and attributor (wb_trace, wb_attr: calls by the markers each
+ * worker writes around its own calls), it checks, for every fd:
  *   lost     an error recorded on the fd's mapping (filemap_set_wb_err)
  *            before one of its syncs started is reported by that sync or
  *            an earlier one (errseq instance arithmetic, exact); for
@@ -21,10 +23,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "extents.h"
 #include "wb_faultlog.h"
+#include "wb_files.h"
 #include "wb_rec.h"
-#include "trace.h"
+#include "wb_trace.h"
 
 struct wbs_meta {
 	uint32_t dev_major, dev_minor;	/* st_dev of the fs under test */
@@ -57,9 +59,9 @@ const char *wbs_vkind_name(unsigned int k);
 
 struct wbs_oracle_in {
 	struct wbs_meta meta;
-	struct wbs_files files;
+	struct wb_files files;
 	struct wb_recs recs;
-	struct wbs_trace trace;
+	struct wb_trace trace;		/* sorted by time stamp (wb_trace_sort) */
 	struct wb_faultlog faults;
 };
 

@@ -58,7 +58,7 @@ static unsigned int fd_file(const struct wbs_run_cfg *cfg, unsigned int p,
 
 /* Creates, preallocates and fully writes every test file, so that the
  * stress only overwrites already-written blocks. */
-static int make_files(const struct wbs_run_cfg *cfg, struct wbs_files *fs)
+static int make_files(const struct wbs_run_cfg *cfg, struct wb_files *fs)
 {
 	size_t size = (size_t)cfg->file_kib * 1024;
 	char path[4096], *buf = wbs_xcalloc(size, 1);
@@ -227,7 +227,7 @@ int wbs_run(const struct wbs_run_cfg *cfg)
 	int pipes[4][2], fio_rc[WBS_MAX_FIO] = { 0 };
 	pid_t *wpid = NULL, fio_pid[WBS_MAX_FIO] = { 0 };
 	unsigned int i, failed = 0;
-	struct wbs_files fs = { 0 };
+	struct wb_files fs = { 0 };
 	struct wbs_faults fp = { 0 };
 	uint64_t go = 0, stop = 0, end;
 	int did_suspend = 0, did_reload = 0;
@@ -248,7 +248,7 @@ int wbs_run(const struct wbs_run_cfg *cfg)
 		wbs_warn(1, "%s", cfg->dir);
 		return 2;
 	}
-	if (make_files(cfg, &fs) || wbs_files_save(&fs, cfg->out))
+	if (make_files(cfg, &fs) || wb_files_save(&fs, cfg->out))
 		return 2;
 	paths = wbs_xcalloc(nfiles(cfg), sizeof(*paths));
 	for (i = 0; i < nfiles(cfg); i++)
@@ -351,7 +351,7 @@ reap:
 			rc = 1;
 out:
 	wbs_faults_close(&fp);
-	wbs_files_free(&fs);
+	wb_files_free(&fs);
 	free(paths);
 	free(wpid);
 	return rc;

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "crosscheck.h"
-#include "trace.h"
 #include "wb_test.h"
 
 /* step 6: fsync(a) on ino 0xc after dm-wberr failed its write with EIO */
@@ -25,36 +24,39 @@ static const char clean_trace[] =
 static const char fault_line[] = "3 10000050000 1 write - 2048 8 ioerr";
 
 struct replay {
-	struct wb_tev *ev;
-	int nev, cap, lo, hi, marks;
-	struct wb_inv_ev *iev;
+	struct wb_trace t;
+	struct wb_attr a;
+	long call;		/* step 6's */
 	struct wb_fault fault;
 	struct or_pred pred;
 	char msg[1024];
 };
 
-/* parse and convert like exec.c does after the step */
+static void unload(struct replay *r)
+{
+	wb_attr_free(&r->a);
+	wb_trace_free(&r->t);
+}
+
+/* parse and attribute like exec.c does after the step */
 static void load(struct replay *r, const char *trace)
 {
-	free(r->ev);
-	free(r->iev);
+	unload(r);
 	memset(r, 0, sizeof(*r));
-	trace_parse(trace, &r->ev, &r->nev, &r->cap);
-	r->iev = calloc((size_t)r->nev + 1, sizeof(*r->iev));
-	xc_evidence(r->ev, r->nev, r->iev);
-	r->marks = xc_window(r->ev, r->nev, 6, &r->lo, &r->hi);
+	xc_attribute(&r->t, &r->a, trace);
+	r->call = xc_call(&r->a, 6);
 	wb_fault_parse(fault_line, &r->fault);
 	r->pred = (struct or_pred){ .valid = 1, .err = EIO, .consumed = 1, .cur_before = 0, .cur_after = 0x3005 };
 }
 
 static int fault_set(struct replay *r, unsigned long ino)
 {
-	return xc_fault_set(&r->fault, "f", ino, r->iev, (size_t)r->nev, r->msg, sizeof(r->msg));
+	return xc_fault_set(&r->fault, "f", ino, &r->t, r->msg, sizeof(r->msg));
 }
 
 static int cursor(struct replay *r, unsigned long ino)
 {
-	return xc_cursor(&r->pred, ino, r->iev + r->lo, (size_t)(r->hi - r->lo), r->msg, sizeof(r->msg));
+	return xc_cursor(&r->pred, ino, &r->a, r->call, r->msg, sizeof(r->msg));
 }
 
 /* replace the first occurrence of @from in @text by @to (test data only) */
@@ -72,9 +74,11 @@ static char *plant(const char *text, const char *from, const char *to)
 static void test_clean_step(struct replay *r)
 {
 	load(r, clean_trace);
-	is_int(5, r->nev, "replay: the recorded trace has 5 events");
-	is_int(2, r->marks, "replay: the call's window is found");
-	ok(r->lo == 0 && r->hi == 3, "replay: between B6 and E6");
+	is_int(5, r->t.n, "replay: the recorded trace has 5 events");
+	ok(r->call >= 0 && r->a.calls[r->call].enter == 0 && r->a.calls[r->call].exit == 3,
+	   "replay: the call's window is found, between B6 and E6");
+	ok(r->call >= 0 && r->a.calls[r->call].nadv == 1 && r->a.adv[r->a.calls[r->call].adv] == 2,
+	   "replay: the cursor move in it is the call's");
 	is_int(EIO, r->fault.err, "replay: the fault log line is an EIO write");
 	is_int(1, fault_set(r, 0xc), "clean: the fault left a set on the file");
 	is_int(1, cursor(r, 0xc), "clean: the cursor moved as the model says");
@@ -121,7 +125,7 @@ static void test_planted(struct replay *r)
 	t = plant(clean_trace, "wb E 0 0 6", "wb X 0 0 6");
 	load(r, t);
 	free(t);
-	is_int(1, r->marks, "planted: a lost E marker leaves no sound window (exec.c skips the check)");
+	is_int(-1, r->call, "planted: a lost E marker leaves no sound window (xc_step skips the check)");
 
 	/* 6: syncfs wants the sb event, an fsync event is not enough */
 	load(r, clean_trace);
@@ -138,24 +142,29 @@ static void test_planted(struct replay *r)
 }
 
 /* the cases test_oracle.c had for oracle_check_trace, on xc_cursor */
-static void test_model_moves(void)
+static void test_model_moves(struct replay *r)
 {
-	struct or_pred p = { .valid = 1, .err = EIO, .consumed = 1, .cur_before = 0, .cur_after = 0x1005 };
-	struct wb_inv_ev ev[2] = { { WB_TEV_ADVANCE, 0xc, 0, 0, 0x1005 }, { WB_TEV_ADVANCE, 0xd, 0, 0, 0x1005 } };
-	char msg[256] = "";
+	static const char two[] =
+		"  wberr-run-71 [000] ..... 1.000000: tracing_mark_write: wb B 0 0 6\n"
+		"  wberr-run-71 [000] ..... 1.000001: file_check_and_advance_wb_err: file=0 dev=253:0 ino=0xc old=0x0 new=0x1005\n"
+		"  wberr-run-71 [000] ..... 1.000002: file_check_and_advance_wb_err: file=0 dev=253:0 ino=0xd old=0x0 new=0x1005\n"
+		"  wberr-run-71 [000] ..... 1.000003: tracing_mark_write: wb E 0 0 6\n";
+	struct or_pred *p = &r->pred;
 
-	is_int(1, xc_cursor(&p, 0xc, ev, 1, msg, sizeof(msg)), "advance event on the inode matches");
-	msg[0] = 0;
-	is_int(0, xc_cursor(&p, 0xe, ev, 2, msg, sizeof(msg)), "no event for the inode: mismatch");
-	ok(strstr(msg, "no file_check_and_advance_wb_err") != NULL, "%s", msg);
-	p.consumed = 0;
-	p.err = 0;
-	is_int(0, xc_cursor(&p, 0xd, ev, 2, msg, sizeof(msg)), "an unexpected cursor move is caught");
-	p.consumed = 1;
-	p.err = ENOSPC;
-	is_int(0, xc_cursor(&p, 0xc, ev, 1, msg, sizeof(msg)), "a different errno in the cursor is caught");
-	p.valid = 0;
-	is_int(1, xc_cursor(&p, 0xc, ev, 1, msg, sizeof(msg)), "no prediction, nothing to check");
+	load(r, two);
+	*p = (struct or_pred){ .valid = 1, .err = EIO, .consumed = 1, .cur_before = 0, .cur_after = 0x1005 };
+	is_int(1, cursor(r, 0xc), "advance event on the inode matches");
+	r->msg[0] = 0;
+	is_int(0, cursor(r, 0xe), "no event for the inode: mismatch");
+	ok(strstr(r->msg, "no file_check_and_advance_wb_err") != NULL, "%s", r->msg);
+	p->consumed = 0;
+	p->err = 0;
+	is_int(0, cursor(r, 0xd), "an unexpected cursor move is caught");
+	p->consumed = 1;
+	p->err = ENOSPC;
+	is_int(0, cursor(r, 0xc), "a different errno in the cursor is caught");
+	p->valid = 0;
+	is_int(1, cursor(r, 0xc), "no prediction, nothing to check");
 }
 
 int main(void)
@@ -164,8 +173,7 @@ int main(void)
 
 	test_clean_step(&r);
 	test_planted(&r);
-	test_model_moves();
-	free(r.ev);
-	free(r.iev);
+	test_model_moves(&r);
+	unload(&r);
 	return tap_done();
 }

@@ -7,21 +7,29 @@
 #include "wb_test.h"
 #include "wb_trace.h"
 
+/* an errseq event on 253:0 */
+static struct wb_ev ev(int kind, uint64_t ino, uint64_t us, uint32_t old, uint32_t new)
+{
+	struct wb_ev e = { .kind = (uint8_t)kind, .us = us };
+
+	e.es = (struct wb_ev_errseq){ .major = 253, .minor = 0, .ino = ino, .old = old, .new = new };
+	return e;
+}
+
 int main(void)
 {
-	/* ino 0xc: fault at 1000 ns, set traced at 1500; ino 0xd: set at 500 */
-	const struct wb_inv_ev ev[] = {
-		{ WB_TEV_SET, 0xd, 500, 0, 0x2005 },
-		{ WB_TEV_ADVANCE, 0xc, 1200, 0, 0x3005 },
-		{ WB_TEV_SET, 0xc, 1500, 0, 0x2005 },
+	/* ino 0xc: fault at 1000 ns, set traced at 1 us (may be up to 1999 ns);
+	 * ino 0xd: set at 0 us (up to 999 ns) */
+	const struct wb_ev evs[] = {
+		ev(WB_EV_SET, 0xd, 0, 0, 0x2005),
+		ev(WB_EV_ADVANCE, 0xc, 1, 0, 0x3005),
+		ev(WB_EV_SET, 0xc, 1, 0, 0x2005),
 	};
-	const struct wb_inv_ev adv_eio[] = {
-		{ WB_TEV_ADVANCE, 0xc, 0, 0x0, 0x3005 },
-	};
-	const struct wb_inv_ev adv_two[] = {
-		{ WB_TEV_ADVANCE, 0xc, 0, 0x0, 0x301c },	/* ENOSPC */
-		{ WB_TEV_ADVANCE, 0xc, 0, 0x301c, 0x5005 },	/* EIO */
-	};
+	const struct wb_ev eio = ev(WB_EV_ADVANCE, 0xc, 0, 0x0, 0x3005);
+	const struct wb_ev enospc = ev(WB_EV_ADVANCE, 0xc, 0, 0x0, 0x301c);
+	const struct wb_ev then_eio = ev(WB_EV_ADVANCE, 0xc, 0, 0x301c, 0x5005);
+	const struct wb_ev *adv_eio[] = { &eio };
+	const struct wb_ev *adv_two[] = { &enospc, &then_eio };
 	uint32_t cur;
 
 	/* cause */
@@ -30,13 +38,17 @@ int main(void)
 	is_int(WB_INV_NO_CAUSE, wb_inv_cause(EIO, 0), "cause: an error from nowhere is caught");
 
 	/* fault-set */
-	is_int(2, wb_inv_set_after(ev, 3, 0xc, 1000), "fault-set: the set after the fault is found");
-	is_int(WB_INV_OK, wb_inv_fault_set(ev, 3, 0xc, 0), "fault-set: clean");
-	is_int(WB_INV_FAULT_NO_SET, wb_inv_fault_set(ev, 3, 0xd, 1000),
+	is_int(2, wb_inv_set_after(evs, 3, 253, 0, 0xc, 1000, 1000), "fault-set: the set after the fault is found");
+	is_int(WB_INV_OK, wb_inv_fault_set(evs, 3, 253, 0, 0xc, 0, 1000), "fault-set: clean");
+	is_int(WB_INV_FAULT_NO_SET, wb_inv_fault_set(evs, 3, 253, 0, 0xd, 1000, 1000),
 	       "fault-set: a set only before the fault does not count");
-	is_int(WB_INV_FAULT_NO_SET, wb_inv_fault_set(ev, 3, 0xe, 0),
+	is_int(WB_INV_OK, wb_inv_fault_set(evs, 3, 253, 0, 0xd, 1000, 2000),
+	       "fault-set: within a coarser clock's step it may be after");
+	is_int(WB_INV_FAULT_NO_SET, wb_inv_fault_set(evs, 3, 253, 0, 0xe, 0, 1000),
 	       "fault-set: no set on the inode is caught");
-	is_int(WB_INV_FAULT_NO_SET, wb_inv_fault_set(ev, 2, 0xc, 0),
+	is_int(WB_INV_FAULT_NO_SET, wb_inv_fault_set(evs, 3, 253, 1, 0xc, 0, 1000),
+	       "fault-set: a set on another device does not count");
+	is_int(WB_INV_FAULT_NO_SET, wb_inv_fault_set(evs, 2, 253, 0, 0xc, 0, 1000),
 	       "fault-set: an advance is not a set");
 
 	/* cursor continuity */

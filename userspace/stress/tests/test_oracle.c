@@ -2,7 +2,8 @@
 /*
  * Host tests of the oracle on synthetic evidence: a clean history passes,
  * and each way the kernel could lie (lost, double, wrong errno, causeless)
- * is caught as its own kind.  Also the trace parser.
+ * is caught as its own kind.  (The trace parser is lib/c's one parser,
+ * tested in lib/c/tests/test_trace.c.)
  * Prints TAP 14; exit 0 only if every test passed.
  */
 #include "oracle.h"
@@ -35,17 +36,10 @@ static void ev_init(struct ev *e)
 	e->in.meta.go_ns = 1000000;
 	e->in.meta.stop_ns = 2000000000;
 	/* file 0: ino 10, sectors 100-199; file 1: ino 11, 200-299 */
-	e->in.files.nfiles = 2;
-	e->in.files.ino = wbs_xcalloc(2, sizeof(uint64_t));
-	e->in.files.path = wbs_xcalloc(2, sizeof(char *));
-	e->in.files.ino[0] = 10;
-	e->in.files.ino[1] = 11;
-	e->in.files.path[0] = wbs_xstrdup("/f0");
-	e->in.files.path[1] = wbs_xstrdup("/f1");
-	e->in.files.ext = wbs_xcalloc(2, sizeof(struct wbs_extent));
-	e->in.files.ext[0] = (struct wbs_extent){ 0, 100, 199 };
-	e->in.files.ext[1] = (struct wbs_extent){ 1, 200, 299 };
-	e->in.files.next = 2;
+	wb_files_set(&e->in.files, 0, 10, "/f0");
+	wb_files_set(&e->in.files, 1, 11, "/f1");
+	wb_files_add_extent(&e->in.files, 0, 100, 199);
+	wb_files_add_extent(&e->in.files, 1, 200, 299);
 }
 
 static void tline(struct ev *e, const char *fmt, ...)
@@ -201,7 +195,8 @@ static unsigned long run(const struct knobs *k, struct wbs_oracle_out *out)
 			  k->syncfs_again == 3 ? 0 : EIO, 3);
 	}
 	tline(&e, "# entries-in-buffer/entries-written: 9/9   #P:1");
-	wbs_trace_parse(&e.in.trace, e.lines);
+	wb_trace_parse(&e.in.trace, e.lines);
+	wb_trace_sort(&e.in.trace);
 	wb_recs_sort(&e.in.recs);
 	/* T_DEBUG=1 prints the violations of every case */
 	v = wbs_oracle_check(&e.in, out, getenv("T_DEBUG") || !null ? stderr : null, 50);
@@ -212,48 +207,12 @@ static unsigned long run(const struct knobs *k, struct wbs_oracle_out *out)
 	return v;
 }
 
-static void test_parse(void)
-{
-	struct wbs_trace t;
-	const char *text =
-		"# entries-in-buffer/entries-written: 3/4   #P:2\n"
-		"   kworker/u10:2-107     [001] .N...    10.377432: filemap_set_wb_err: dev=252:0 ino=0x12 errseq=0x43\n"
-		"    wberr-stress-97      [000] .....    10.305123: file_check_and_advance_wb_err: file=(____ptrval____) dev=252:0 ino=0x13 old=0x0 new=0x1079\n"
-		"    wberr-stress-95      [001] .....    10.950374: tracing_mark_write: wb B 3 2 5\n";
-
-	wbs_trace_parse(&t, text);
-	ok(t.n == 3, "trace: three events parsed");
-	ok(t.lost == 1 && t.header_seen, "trace: lost entries read from the header");
-	ok(t.n == 3 && t.v[0].type == WBS_TEV_ADVANCE && t.v[0].us == 10305123 &&
-	   t.v[0].pid == 97 && t.v[0].ino == 0x13 && t.v[0].new == 0x1079 &&
-	   t.v[0].cpu == 0, "trace: advance fields, sorted by time");
-	ok(t.n == 3 && t.v[1].type == WBS_TEV_SET && t.v[1].old == 0x43 &&
-	   t.v[1].major == 252 && t.v[1].pid == 107 && t.v[1].cpu == 1,
-	   "trace: set fields");
-	ok(t.n == 3 && t.v[2].type == WBS_TEV_MARK && t.v[2].mark == 'B' &&
-	   t.v[2].proc == 3 && t.v[2].fdi == 2 && t.v[2].seq == 5,
-	   "trace: marker fields");
-	wbs_trace_free(&t);
-
-	/* kernel/patches 0004: errseq= is the new value, old= the old one;
-	 * syncfs has its own advance event */
-	wbs_trace_parse(&t,
-		"   kworker/u10:2-107     [001] .....    10.1: filemap_set_wb_err: dev=252:0 ino=0x12 errseq=0x2005 old=0x1005 errno=5 seq=1\n"
-		"    wberr-stress-97      [000] .....    10.2: file_check_and_advance_sb_err: file=000000001234abcd dev=252:0 ino=0x13 old=0x0 new=0x1005 errno=5 seq=0\n");
-	ok(t.n == 2 && t.v[0].type == WBS_TEV_SET && t.v[0].old == 0x1005,
-	   "trace: patched set event, old= wins over errseq=");
-	ok(t.n == 2 && t.v[1].type == WBS_TEV_SB_ADVANCE && t.v[1].new == 0x1005,
-	   "trace: syncfs advance event");
-	wbs_trace_free(&t);
-}
-
 int main(void)
 {
 	struct wbs_oracle_out out;
 	struct knobs k;
 
 	printf("TAP version 14\n");
-	test_parse();
 
 	memset(&k, 0, sizeof(k));
 	ok(run(&k, &out) == 0, "clean history: no violation");
