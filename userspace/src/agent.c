@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "agent.h"
+#include "ops.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +30,10 @@ struct afd {
 	void *map;
 	size_t maplen;
 };
+
+/* do_step's answers to the loop, never sent */
+#define AGENT_BECAME_CHILD (-2)	/* this process is a fork's new child now */
+#define AGENT_EXITS (-3)	/* the process ends after its answer */
 
 struct agent_state {
 	struct agents *a;
@@ -120,207 +125,287 @@ static __attribute__((noinline)) int load(const void *map, const struct step *st
 
 #define RET(x) do { long long _r = (x); r->ret = _r; r->err = _r < 0 ? errno : 0; } while (0)
 
+/* what an open or reopen opened: its inode and device, for the runner */
+static void opened(int fd, struct agent_resp *r)
+{
+	struct stat sb;
+
+	if (fstat(fd, &sb))
+		return;
+	r->ino = sb.st_ino;
+	r->maj = S_ISBLK(sb.st_mode) ? major(sb.st_rdev) : major(sb.st_dev);
+	r->min = S_ISBLK(sb.st_mode) ? minor(sb.st_rdev) : minor(sb.st_dev);
+}
+
+static void fail(struct agent_resp *r, int err)
+{
+	r->ret = -1;
+	r->err = err;
+}
+
+/* an op's executor (ops.h): @f is the fd its fd key names, checked by the
+ * table's fd column; @child_sock the socket a fork's child answers on */
+typedef void agent_exec(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+			struct agent_resp *r);
+
+static void ag_open(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		    struct agent_resp *r)
+{
+	char path[PATH_LEN * 2];
+	int fd;
+
+	(void)child_sock;
+	full_path(s, st->path, path, sizeof(path));
+	fd = open(path, st->oflags, st->mode);
+	RET(fd);
+	if (fd < 0)
+		return;
+	f = afd_new(s, st->fd);
+	if (!f) {
+		close(fd);
+		fail(r, EMFILE);
+		return;
+	}
+	f->fd = fd;
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	f->oflags = st->oflags;
+	opened(fd, r);
+}
+
+static void ag_close(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		     struct agent_resp *r)
+{
+	(void)s, (void)st, (void)child_sock;
+	RET(close(f->fd));
+	f->fd = -1;
+}
+
+static void ag_dup(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		   struct agent_resp *r)
+{
+	int fd = dup(f->fd);
+	struct afd *n;
+
+	(void)child_sock;
+	RET(fd);
+	if (fd < 0)
+		return;
+	n = afd_new(s, st->fd2);
+	f = afd_find(s, st->fd);	/* afd_new may not move entries, but be safe */
+	n->fd = fd;
+	snprintf(n->path, sizeof(n->path), "%s", f->path);
+	n->oflags = f->oflags;
+}
+
+static void ag_reopen(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		      struct agent_resp *r)
+{
+	int fd;
+
+	(void)s, (void)st, (void)child_sock;
+	close(f->fd);
+	f->fd = -1;
+	fd = open(f->path, f->oflags & ~(O_CREAT | O_EXCL | O_TRUNC));
+	RET(fd);
+	if (fd >= 0) {
+		f->fd = fd;
+		opened(fd, r);
+	}
+}
+
+static void ag_fork(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		    struct agent_resp *r)
+{
+	pid_t pid = fork();
+
+	(void)st, (void)f;
+	if (pid < 0) {
+		fail(r, errno);
+	} else if (!pid) {
+		s->sock = s->a->peer[child_sock];
+		r->ret = AGENT_BECAME_CHILD;
+	} else {
+		r->pid = pid;
+		r->ret = pid;
+	}
+}
+
+static void ag_exit(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		    struct agent_resp *r)
+{
+	(void)s, (void)st, (void)f, (void)child_sock;
+	r->ret = AGENT_EXITS;
+}
+
+static void ag_write(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		     struct agent_resp *r)
+{
+	void *buf = pattern_buf((size_t)st->size, st->pattern);
+
+	(void)s, (void)child_sock;
+	RET(st->op == OP_WRITE ? write(f->fd, buf, (size_t)st->size)
+			       : pwrite(f->fd, buf, (size_t)st->size, st->offset));
+	free(buf);
+}
+
+#define ag_pwrite ag_write
+
+static void ag_pread(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		     struct agent_resp *r)
+{
+	void *buf = pattern_buf((size_t)st->size, 0);
+	ssize_t n;
+
+	(void)s, (void)child_sock;
+	n = pread(f->fd, buf, (size_t)st->size, st->offset);
+	RET(n);
+	if (n >= 0 && st->has_content)
+		r->content = classify(buf, (size_t)n, st);
+	free(buf);
+}
+
+static void ag_mmap(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		    struct agent_resp *r)
+{
+	void *m = mmap(NULL, (size_t)st->size, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, st->offset);
+
+	(void)s, (void)child_sock;
+	if (m == MAP_FAILED) {
+		fail(r, errno);
+		return;
+	}
+	f->map = m;
+	f->maplen = (size_t)st->size;
+}
+
+/* the step's range lies inside the mapping: 0, else the error */
+static int in_map(const struct afd *f, const struct step *st)
+{
+	if (!f->map)
+		return EBADF;
+	return (size_t)(st->offset + st->size) > f->maplen ? ERANGE : 0;
+}
+
+static void ag_store(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		     struct agent_resp *r)
+{
+	(void)s, (void)child_sock;
+	if (in_map(f, st))
+		fail(r, in_map(f, st));
+	else if (store(f->map, st))
+		fail(r, EFAULT);	/* SIGBUS: the page is beyond EOF or unbacked */
+}
+
+static void ag_load(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		    struct agent_resp *r)
+{
+	void *buf;
+
+	(void)s, (void)child_sock;
+	if (in_map(f, st)) {
+		fail(r, in_map(f, st));
+		return;
+	}
+	buf = pattern_buf((size_t)st->size, 0);
+	if (!buf)
+		fail(r, ENOMEM);
+	else if (load(f->map, st, buf))
+		fail(r, EFAULT);	/* SIGBUS, as for a store */
+	else if (st->has_content)
+		r->content = classify(buf, (size_t)st->size, st);
+	free(buf);
+}
+
+static void ag_msync(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		     struct agent_resp *r)
+{
+	(void)s, (void)child_sock;
+	if (!f->map)
+		fail(r, EBADF);
+	else
+		RET(msync(f->map, f->maplen, st->flags));
+}
+
+static void ag_munmap(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		      struct agent_resp *r)
+{
+	(void)s, (void)st, (void)child_sock;
+	if (!f->map) {
+		fail(r, EBADF);
+		return;
+	}
+	RET(munmap(f->map, f->maplen));
+	f->map = NULL;
+}
+
+static void ag_truncate(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+			struct agent_resp *r)
+{
+	(void)s, (void)child_sock;
+	RET(ftruncate(f->fd, st->size));
+}
+
+static void ag_fallocate(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+			 struct agent_resp *r)
+{
+	(void)s, (void)child_sock;
+	RET(fallocate(f->fd, st->flags, st->offset, st->size));
+}
+
+static void ag_fsync(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+		     struct agent_resp *r)
+{
+	(void)s, (void)child_sock;
+	RET(st->op == OP_FSYNC ? fsync(f->fd) : st->op == OP_FDATASYNC ? fdatasync(f->fd) : syncfs(f->fd));
+}
+
+#define ag_fdatasync ag_fsync
+#define ag_syncfs ag_fsync
+
+static void ag_sync_file_range(struct agent_state *s, const struct step *st, struct afd *f, int child_sock,
+			       struct agent_resp *r)
+{
+	(void)s, (void)child_sock;
+	RET(sync_file_range(f->fd, st->offset, st->has_size ? st->size : 0, (unsigned int)st->flags));
+}
+
+#define AGENT_EXEC(e, name, keys, who, sync, ftab, field, hook, fd, exec) \
+	[OP_##e] = OP_EXEC(AGENT, who, exec),
+static agent_exec *const agent_execs[OP__N] = { WBERR_OPS(AGENT_EXEC) };
+
+/* the fd the step's fd key names, as the table's fd column wants it; NULL
+ * and *err when there is none */
+static struct afd *step_fd(struct agent_state *s, const struct step *st, int *err)
+{
+	enum op_fd want = op_table[st->op].fd;
+	struct afd *f;
+
+	*err = 0;
+	if (!st->fd[0] || want == FD_NONE || want == FD_NEW)
+		return NULL;
+	f = afd_find(s, st->fd);
+	if (!f || (f->fd < 0 && want == FD_OPEN))
+		*err = EBADF;
+	return f;
+}
+
 static void do_step(struct agent_state *s, const struct step *st, int child_sock,
 		    struct agent_resp *r)
 {
-	struct afd *f = NULL;
-	char path[PATH_LEN * 2];
-	struct stat sb;
-	void *buf;
+	struct afd *f;
+	int err;
 
 	memset(r, 0, sizeof(*r));
-	if (st->fd[0] && st->op != OP_OPEN) {
-		f = afd_find(s, st->fd);
-		if (!f || (f->fd < 0 && st->op != OP_MSYNC && st->op != OP_STORE && st->op != OP_LOAD &&
-			    st->op != OP_MUNMAP)) {
-			r->ret = -1;
-			r->err = EBADF;
-			return;
-		}
+	f = step_fd(s, st, &err);
+	if (err) {
+		fail(r, err);
+		return;
 	}
 	errno = 0;
-	switch (st->op) {
-	case OP_OPEN: {
-		int fd;
-
-		full_path(s, st->path, path, sizeof(path));
-		fd = open(path, st->oflags, st->mode);
-		RET(fd);
-		if (fd < 0)
-			return;
-		f = afd_new(s, st->fd);
-		if (!f) {
-			close(fd);
-			r->ret = -1;
-			r->err = EMFILE;
-			return;
-		}
-		f->fd = fd;
-		snprintf(f->path, sizeof(f->path), "%s", path);
-		f->oflags = st->oflags;
-		if (!fstat(fd, &sb)) {
-			r->ino = sb.st_ino;
-			r->maj = S_ISBLK(sb.st_mode) ? major(sb.st_rdev) : major(sb.st_dev);
-			r->min = S_ISBLK(sb.st_mode) ? minor(sb.st_rdev) : minor(sb.st_dev);
-		}
-		return;
-	}
-	case OP_CLOSE:
-		RET(close(f->fd));
-		f->fd = -1;
-		return;
-	case OP_DUP: {
-		int fd = dup(f->fd);
-		struct afd *n;
-
-		RET(fd);
-		if (fd < 0)
-			return;
-		n = afd_new(s, st->fd2);
-		f = afd_find(s, st->fd);	/* afd_new may not move entries, but be safe */
-		n->fd = fd;
-		snprintf(n->path, sizeof(n->path), "%s", f->path);
-		n->oflags = f->oflags;
-		return;
-	}
-	case OP_REOPEN: {
-		int fl = f->oflags & ~(O_CREAT | O_EXCL | O_TRUNC), fd;
-
-		close(f->fd);
-		f->fd = -1;
-		fd = open(f->path, fl);
-		RET(fd);
-		if (fd >= 0) {
-			f->fd = fd;
-			if (!fstat(fd, &sb)) {
-				r->ino = sb.st_ino;
-				r->maj = S_ISBLK(sb.st_mode) ? major(sb.st_rdev) : major(sb.st_dev);
-				r->min = S_ISBLK(sb.st_mode) ? minor(sb.st_rdev) : minor(sb.st_dev);
-			}
-		}
-		return;
-	}
-	case OP_WRITE:
-	case OP_PWRITE: {
-		ssize_t n;
-
-		buf = pattern_buf((size_t)st->size, st->pattern);
-		n = st->op == OP_WRITE ? write(f->fd, buf, (size_t)st->size)
-				       : pwrite(f->fd, buf, (size_t)st->size, st->offset);
-		RET(n);
-		free(buf);
-		return;
-	}
-	case OP_PREAD: {
-		ssize_t n;
-
-		buf = pattern_buf((size_t)st->size, 0);
-		n = pread(f->fd, buf, (size_t)st->size, st->offset);
-		RET(n);
-		if (n >= 0 && st->has_content)
-			r->content = classify(buf, (size_t)n, st);
-		free(buf);
-		return;
-	}
-	case OP_MMAP: {
-		void *m = mmap(NULL, (size_t)st->size, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, st->offset);
-
-		if (m == MAP_FAILED) {
-			r->ret = -1;
-			r->err = errno;
-			return;
-		}
-		f->map = m;
-		f->maplen = (size_t)st->size;
-		return;
-	}
-	case OP_STORE:
-		if (!f->map || (size_t)(st->offset + st->size) > f->maplen) {
-			r->ret = -1;
-			r->err = f->map ? ERANGE : EBADF;
-			return;
-		}
-		if (store(f->map, st)) {
-			r->ret = -1;
-			r->err = EFAULT;	/* SIGBUS: the page is beyond EOF or unbacked */
-		}
-		return;
-	case OP_LOAD:
-		if (!f->map || (size_t)(st->offset + st->size) > f->maplen) {
-			r->ret = -1;
-			r->err = f->map ? ERANGE : EBADF;
-			return;
-		}
-		buf = pattern_buf((size_t)st->size, 0);
-		if (!buf) {
-			r->ret = -1;
-			r->err = ENOMEM;
-			return;
-		}
-		if (load(f->map, st, buf)) {
-			r->ret = -1;
-			r->err = EFAULT;	/* SIGBUS, as for a store */
-		} else if (st->has_content) {
-			r->content = classify(buf, (size_t)st->size, st);
-		}
-		free(buf);
-		return;
-	case OP_MSYNC:
-		if (!f->map) {
-			r->ret = -1;
-			r->err = EBADF;
-			return;
-		}
-		RET(msync(f->map, f->maplen, st->flags));
-		return;
-	case OP_MUNMAP:
-		if (!f->map) {
-			r->ret = -1;
-			r->err = EBADF;
-			return;
-		}
-		RET(munmap(f->map, f->maplen));
-		f->map = NULL;
-		return;
-	case OP_TRUNCATE:
-		RET(ftruncate(f->fd, st->size));
-		return;
-	case OP_FALLOCATE:
-		RET(fallocate(f->fd, st->flags, st->offset, st->size));
-		return;
-	case OP_FSYNC:
-		RET(fsync(f->fd));
-		return;
-	case OP_FDATASYNC:
-		RET(fdatasync(f->fd));
-		return;
-	case OP_SYNCFS:
-		RET(syncfs(f->fd));
-		return;
-	case OP_SYNC_FILE_RANGE:
-		RET(sync_file_range(f->fd, st->offset, st->has_size ? st->size : 0, (unsigned)st->flags));
-		return;
-	case OP_FORK: {
-		pid_t pid = fork();
-
-		if (pid < 0) {
-			r->ret = -1;
-			r->err = errno;
-			return;
-		}
-		if (!pid) {
-			s->sock = s->a->peer[child_sock];
-			r->ret = -2;	/* tells the loop: we are the child now */
-			return;
-		}
-		r->pid = pid;
-		r->ret = pid;
-		return;
-	}
-	default:
-		r->ret = -1;
-		r->err = ENOSYS;
-	}
+	if (agent_execs[st->op])
+		agent_execs[st->op](s, st, f, child_sock, r);
+	else
+		fail(r, ENOSYS);
 }
 
 static void agent_loop(struct agents *a, int sock)
@@ -345,12 +430,14 @@ static void agent_loop(struct agents *a, int sock)
 			_exit(0);
 		}
 		do_step(&s, &a->sc->steps[q.step], q.child_sock, &r);
-		if (r.ret == -2) {
-			/* the new child answers nothing for the fork itself */
-			continue;
-		}
+		if (r.ret == AGENT_BECAME_CHILD)
+			continue;	/* the new child answers nothing for the fork itself */
+		if (r.ret == AGENT_EXITS)
+			r.ret = 0;
 		if (write(s.sock, &r, sizeof(r)) != sizeof(r))
 			_exit(1);
+		if (q.step >= 0 && a->sc->steps[q.step].op == OP_EXIT)
+			_exit(0);
 	}
 }
 
@@ -409,16 +496,6 @@ int agent_call(struct agents *a, int sock, int step, int child_sock, struct agen
 	if (write(a->ctl[sock], &q, sizeof(q)) != sizeof(q))
 		return -1;
 	return read_timeout(a->ctl[sock], r, sizeof(*r), timeout_ms);
-}
-
-int agent_exit(struct agents *a, int sock, struct agent_resp *r)
-{
-	struct agent_req q = { .step = -1 };
-
-	if (sock < 0 || sock >= a->n || write(a->ctl[sock], &q, sizeof(q)) != sizeof(q) ||
-	    read(a->ctl[sock], r, sizeof(*r)) != sizeof(*r))
-		return -1;
-	return 0;
 }
 
 void agents_stop(struct agents *a, const int *alive)

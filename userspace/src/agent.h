@@ -38,9 +38,6 @@ int agents_start(struct agents *a, const struct scenario *sc, int nprocs,
 /* run step @step in the agent on socket @sock; @child_sock for fork */
 int agent_call(struct agents *a, int sock, int step, int child_sock, struct agent_resp *r,
 	       int timeout_ms);
-/* ask the agent on socket @sock to exit (its fds close) and wait for its
- * answer; 0, or -1 when there is no such agent or it did not answer */
-int agent_exit(struct agents *a, int sock, struct agent_resp *r);
 /* ask every live agent to exit, reap main */
 void agents_stop(struct agents *a, const int *alive);
 

@@ -193,115 +193,140 @@ static int dax_in_effect(struct run *r, const struct step *st, struct step_resul
 	return 0;
 }
 
-/* the ops the op table gives to the runner itself */
-static int run_runner_op(struct run *r, const struct step *st, struct step_result *sr)
+/* the ops the op table gives to the runner itself (ops.h's rn_<name>): 0,
+ * or <0 when the instance cannot go on */
+typedef int runner_exec(struct run *r, const struct step *st, struct step_result *sr);
+
+static int rn_sync(struct run *r, const struct step *st, struct step_result *sr)
+{
+	(void)r, (void)st, (void)sr;
+	sync();
+	return 0;
+}
+
+static int rn_drop_caches(struct run *r, const struct step *st, struct step_result *sr)
+{
+	char v[4];
+
+	(void)r;
+	snprintf(v, sizeof(v), "%u", st->value);
+	sync();
+	if (wb_write_file("/proc/sys/vm/drop_caches", v))
+		sr->err = errno;
+	return 0;
+}
+
+static int rn_umount(struct run *r, const struct step *st, struct step_result *sr)
+{
+	(void)st;
+	sr->err = -stack_umount(&r->st);
+	return 0;
+}
+
+static int rn_mount(struct run *r, const struct step *st, struct step_result *sr)
+{
+	(void)st;
+	sr->err = -stack_mount(&r->st);
+	return 0;
+}
+
+static int rn_unlink(struct run *r, const struct step *st, struct step_result *sr)
 {
 	char path[PATH_LEN * 2];
-	int rc;
 
-	switch (st->op) {
-	case OP_SYNC:
-		sync();
-		return 0;
-	case OP_DROP_CACHES: {
-		char v[4];
+	snprintf(path, sizeof(path), "%s/%s", r->cfg->mnt, st->path);
+	if (unlink(path))
+		sr->err = errno;
+	return 0;
+}
 
-		snprintf(v, sizeof(v), "%u", st->value);
-		sync();
-		if (wb_write_file("/proc/sys/vm/drop_caches", v))
-			sr->err = errno;
-		return 0;
-	}
-	case OP_UMOUNT:
-		sr->err = -stack_umount(&r->st);
-		return 0;
-	case OP_MOUNT:
-		rc = stack_mount(&r->st);
-		sr->err = -rc;
-		return 0;
-	case OP_UNLINK:
-		snprintf(path, sizeof(path), "%s/%s", r->cfg->mnt, st->path);
-		if (unlink(path))
-			sr->err = errno;
-		return 0;
-	case OP_SLEEP:
-		usleep(st->value * 1000u);
-		return 0;
-	case OP_FAULT:
-		rc = faults_program(&r->fl, &r->st, &st->fault, r->inst->status, sr->msg, sizeof(sr->msg));
-		sr->err = rc < 0 ? -rc : 0;
-		return 0;
-	case OP_UNFAULT:
-		rc = faults_remove(&r->fl, st->fault.id, sr->msg, sizeof(sr->msg));
-		sr->err = rc < 0 ? -rc : 0;
-		return 0;
-	case OP_CLEAR_FAULTS:
-		if (faults_clear(&r->fl))
-			sr->err = EINVAL;
-		return 0;
-	case OP_BADBLOCKS:
-		rc = stack_badblocks(&r->st, st->path, (uint64_t)st->offset, (uint64_t)st->size,
-				     sr->msg, sizeof(sr->msg));
-		sr->err = rc < 0 ? -rc : 0;
-		return 0;
-	default:
-		add_msg(sr->msg, sizeof(sr->msg), "op %s is no runner op", op_names[st->op]);
+static int rn_sleep(struct run *r, const struct step *st, struct step_result *sr)
+{
+	(void)r, (void)sr;
+	usleep(st->value * 1000u);
+	return 0;
+}
+
+static int rn_fault(struct run *r, const struct step *st, struct step_result *sr)
+{
+	int rc = faults_program(&r->fl, &r->st, &st->fault, r->inst->status, sr->msg, sizeof(sr->msg));
+
+	sr->err = rc < 0 ? -rc : 0;
+	return 0;
+}
+
+static int rn_unfault(struct run *r, const struct step *st, struct step_result *sr)
+{
+	int rc = faults_remove(&r->fl, st->fault.id, sr->msg, sizeof(sr->msg));
+
+	sr->err = rc < 0 ? -rc : 0;
+	return 0;
+}
+
+static int rn_clear_faults(struct run *r, const struct step *st, struct step_result *sr)
+{
+	(void)st;
+	if (faults_clear(&r->fl))
+		sr->err = EINVAL;
+	return 0;
+}
+
+static int rn_badblocks(struct run *r, const struct step *st, struct step_result *sr)
+{
+	int rc = stack_badblocks(&r->st, st->path, (uint64_t)st->offset, (uint64_t)st->size, sr->msg,
+				 sizeof(sr->msg));
+
+	sr->err = rc < 0 ? -rc : 0;
+	return 0;
+}
+
+#define RUNNER_EXEC(e, name, keys, who, sync, ftab, field, hook, fd, exec) \
+	[OP_##e] = OP_EXEC(RUNNER, who, exec),
+static runner_exec *const runner_execs[OP__N] = { WBERR_OPS(RUNNER_EXEC) };
+
+/* an agent's op: the call in the step's process, and for fork and exit
+ * the runner's own bookkeeping of its processes; <0 when it cannot go on */
+static int agent_step(struct run *r, int i, struct step_result *sr, struct agent_resp *ar)
+{
+	const struct step *st = &r->sc->steps[i];
+	int sock = sock_of(r, st->proc), fork = st->op == OP_FORK;
+
+	if (fork && (r->nsock >= r->ag.n || r->nproc >= OR_MAX_PROCS)) {
+		add_msg(sr->msg, sizeof(sr->msg), "too many processes");
 		return -1;
 	}
+	if (sock < 0 || !r->alive[sock]) {
+		sr->err = ESRCH;
+		add_msg(sr->msg, sizeof(sr->msg), "no live process '%s'", st->proc);
+		return fork ? -1 : 0;
+	}
+	if (agent_call(&r->ag, sock, i, fork ? r->nsock : -1, ar, fork ? 120000 : 300000)) {
+		add_msg(sr->msg, sizeof(sr->msg), "process %s did not answer (hung or died)", st->proc);
+		return -1;
+	}
+	sr->ret = ar->ret;
+	sr->err = ar->err;
+	sr->content = ar->content;
+	if (st->op == OP_EXIT)
+		r->alive[sock] = 0;
+	if (fork && !ar->err) {
+		snprintf(r->pname[r->nproc], NAME_LEN, "%s", st->fd2);
+		r->sock_of[r->nproc++] = r->nsock;
+		r->alive[r->nsock++] = 1;
+	}
+	return 0;
 }
 
 /* run the step itself, in the runner or in its process (the op table's
- * who); returns <0 when the instance cannot go on */
+ * who and executor); returns <0 when the instance cannot go on */
 static int run_step(struct run *r, int i, struct step_result *sr, struct agent_resp *ar)
 {
 	const struct step *st = &r->sc->steps[i];
-	int sock = -1;
 
 	memset(ar, 0, sizeof(*ar));
 	if (op_table[st->op].who == OPW_RUNNER)
-		return run_runner_op(r, st, sr);
-	switch (st->op) {
-	case OP_FORK:
-		if (r->nsock >= r->ag.n || r->nproc >= OR_MAX_PROCS) {
-			add_msg(sr->msg, sizeof(sr->msg), "too many processes");
-			return -1;
-		}
-		sock = sock_of(r, st->proc);
-		if (agent_call(&r->ag, sock, i, r->nsock, ar, 120000)) {
-			add_msg(sr->msg, sizeof(sr->msg), "process %s did not answer", st->proc);
-			return -1;
-		}
-		sr->ret = ar->ret;
-		sr->err = ar->err;
-		if (!ar->err) {
-			snprintf(r->pname[r->nproc], NAME_LEN, "%s", st->fd2);
-			r->sock_of[r->nproc++] = r->nsock;
-			r->alive[r->nsock++] = 1;
-		}
-		return 0;
-	case OP_EXIT:
-		sock = sock_of(r, st->proc);
-		if (agent_exit(&r->ag, sock, ar))
-			sr->err = ESRCH;
-		else
-			r->alive[sock] = 0;
-		return 0;
-	default:
-		sock = sock_of(r, st->proc);
-		if (sock < 0 || !r->alive[sock]) {
-			sr->err = ESRCH;
-			add_msg(sr->msg, sizeof(sr->msg), "no live process '%s'", st->proc);
-			return 0;
-		}
-		if (agent_call(&r->ag, sock, i, -1, ar, 300000)) {
-			add_msg(sr->msg, sizeof(sr->msg), "process %s did not answer (hung or died)", st->proc);
-			return -1;
-		}
-		sr->ret = ar->ret;
-		sr->err = ar->err;
-		sr->content = ar->content;
-		return 0;
-	}
+		return runner_execs[st->op](r, st, sr);
+	return agent_step(r, i, sr, ar);
 }
 
 /* after the step: the model's structural update for what succeeded (the
