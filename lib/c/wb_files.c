@@ -69,9 +69,9 @@ int wb_files_add_extent(struct wb_files *fs, unsigned int idx, uint64_t first, u
 	return 0;
 }
 
-int wb_files_save(const struct wb_files *fs, const char *dir)
+int wb_files_save(const struct wb_files *fs, const char *dir, const char *name)
 {
-	FILE *f = wb_fopen_in(dir, "files.txt", "we");
+	FILE *f = wb_fopen_in(dir, name, "we");
 
 	if (!f)
 		return -1;
@@ -96,13 +96,13 @@ static int load_line(struct wb_files *fs, const char *line)
 	return 0;
 }
 
-int wb_files_load(struct wb_files *fs, const char *dir)
+int wb_files_load(struct wb_files *fs, const char *dir, const char *name)
 {
 	char path[4096], *text, *line, *save = NULL;
 	int rc = 0;
 
 	memset(fs, 0, sizeof(*fs));
-	snprintf(path, sizeof(path), "%s/files.txt", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	text = wb_read_file(path, NULL);
 	if (!text)
 		return -1;

@@ -35,9 +35,10 @@ int wb_files_set(struct wb_files *fs, unsigned int idx, uint64_t ino, const char
 int wb_files_find_or_add(struct wb_files *fs, uint64_t ino, const char *path);
 /* sectors [@first, @last] are file @idx's data (a repeat is kept once): 0 or -1 */
 int wb_files_add_extent(struct wb_files *fs, unsigned int idx, uint64_t first, uint64_t last);
-int wb_files_save(const struct wb_files *fs, const char *dir);
-/* files.txt of @dir into a zeroed @fs: 0, or -1 (no such file, or out of memory) */
-int wb_files_load(struct wb_files *fs, const char *dir);
+/* @fs as @dir/@name (files.txt, unless a tool keeps two tables) */
+int wb_files_save(const struct wb_files *fs, const char *dir, const char *name);
+/* @dir/@name into a zeroed @fs: 0, or -1 (no such file, or out of memory) */
+int wb_files_load(struct wb_files *fs, const char *dir, const char *name);
 void wb_files_free(struct wb_files *fs);
 
 /* the file index of inode @ino, or -1 */

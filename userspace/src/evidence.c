@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* wberr-run's evidence directory, written and read; see evidence.h. */
 #include "evidence.h"
+#include "wb_meta.h"
 #include "wb_errseq.h"
 #include "wb_names.h"
 #include "wb_sys.h"
@@ -117,10 +118,15 @@ int evidence_close(struct evidence *e, const char *id, const char *fs, const cha
 		if (!m)
 			rc = -1;
 		else {
-			fprintf(m, "tool=wberr-run\nid=%s\nfs=%s\nstatus=%s\nseed=%" PRIu64
-				"\ntraced=%d\nsb_traced=%d\nsteps=%d\nlive_crosscheck=%s\n",
-				id, fs, status ? status : "-", seed, traced, sb_traced, e->nsteps,
-				e->failed ? "fail" : "ok");
+			wb_meta_put(m, "tool", "wberr-run");
+			wb_meta_put(m, "id", "%s", id);
+			wb_meta_put(m, "fs", "%s", fs);
+			wb_meta_put(m, "status", "%s", status ? status : "-");
+			wb_meta_put(m, "seed", "%" PRIu64, seed);
+			wb_meta_put(m, "traced", "%d", traced);
+			wb_meta_put(m, "sb_traced", "%d", sb_traced);
+			wb_meta_put(m, "steps", "%d", e->nsteps);
+			wb_meta_put(m, "live_crosscheck", "%s", e->failed ? "fail" : "ok");
 			rc |= fclose(m);
 		}
 	}
@@ -180,29 +186,27 @@ static char *read_in(const char *dir, const char *name)
 
 static int load_meta(struct evidence_in *in, const char *dir, char *err, size_t len)
 {
-	char *text = read_in(dir, "meta.txt"), *line, *save = NULL, tool[32] = "";
-	char live[8] = "";
+	struct wb_meta m;
+	const char *tool;
+	int rc = 0;
 
-	if (!text)
+	if (wb_meta_load(&m, dir))
 		return fail(err, len, "%s/meta.txt: %s", dir, strerror(errno));
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		sscanf(line, "tool=%31s", tool);
-		sscanf(line, "id=%255s", in->id);
-		sscanf(line, "fs=%15s", in->fs);
-		sscanf(line, "status=%31s", in->status);
-		sscanf(line, "seed=%" SCNu64, &in->seed);
-		sscanf(line, "traced=%d", &in->traced);
-		sscanf(line, "sb_traced=%d", &in->sb_traced);
-		sscanf(line, "steps=%d", &in->nsteps);
-		sscanf(line, "live_crosscheck=%7s", live);
-	}
-	free(text);
+	tool = wb_meta_get(&m, "tool", "");
+	snprintf(in->id, sizeof(in->id), "%s", wb_meta_get(&m, "id", ""));
+	snprintf(in->fs, sizeof(in->fs), "%s", wb_meta_get(&m, "fs", ""));
+	snprintf(in->status, sizeof(in->status), "%s", wb_meta_get(&m, "status", ""));
+	in->seed = wb_meta_u64(&m, "seed", 0);
+	in->traced = (int)wb_meta_u64(&m, "traced", 0);
+	in->sb_traced = (int)wb_meta_u64(&m, "sb_traced", 0);
+	in->nsteps = (int)wb_meta_u64(&m, "steps", 0);
+	in->live_ok = !strcmp(wb_meta_get(&m, "live_crosscheck", ""), "ok");
 	if (strcmp(tool, "wberr-run"))
-		return fail(err, len, "%s/meta.txt: not wberr-run's evidence (tool=%s)", dir, tool);
-	if (in->nsteps < 0 || in->nsteps > 100000)
-		return fail(err, len, "%s/meta.txt: steps=%d", dir, in->nsteps);
-	in->live_ok = !strcmp(live, "ok");
-	return 0;
+		rc = fail(err, len, "%s/meta.txt: not wberr-run's evidence (tool=%s)", dir, tool);
+	else if (in->nsteps < 0 || in->nsteps > 100000)
+		rc = fail(err, len, "%s/meta.txt: steps=%d", dir, in->nsteps);
+	wb_meta_free(&m);
+	return rc;
 }
 
 static struct evidence_in_step *step_at(struct evidence_in *in, int i)
@@ -356,5 +360,133 @@ void evidence_free(struct evidence_in *in)
 	wb_recs_free(&in->recs);
 	free(in->trace_text);
 	free(in->steps_text);
+	memset(in, 0, sizeof(*in));
+}
+
+/* ------------------------------------------------------------ program mode */
+
+static int write_plan(const char *dir, const struct program_evidence *e)
+{
+	FILE *f = wb_fopen_in(dir, "plan.txt", "we");
+
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < e->nplan; i++) {
+		fprintf(f, "fault %u %s", e->plan[i].id, e->plan[i].err ? wb_errno_name(e->plan[i].err) : "0");
+		for (size_t k = 0; k < e->plan[i].nrules; k++)
+			fprintf(f, " %u", e->plan[i].rules[k]);
+		fputc('\n', f);
+	}
+	return fclose(f);
+}
+
+static int write_program_meta(const char *dir, const struct program_evidence *e)
+{
+	FILE *f = wb_fopen_in(dir, "meta.txt", "we");
+
+	if (!f)
+		return -1;
+	wb_meta_put(f, "tool", "program");
+	wb_meta_put(f, "id", "%s", e->id);
+	wb_meta_put(f, "fs", "%s", e->fs);
+	wb_meta_put(f, "status", "%s", e->status ? e->status : "-");
+	wb_meta_put(f, "dev", "%u:%u", e->major, e->minor);
+	wb_meta_put(f, "self", "%u", e->self);
+	wb_meta_put(f, "expect", "%s", e->expect);
+	fputs("live_verdicts=", f);
+	for (size_t i = 0; i < e->j->nfaults; i++)
+		fprintf(f, "%s%s", i ? "," : "", sc_verdict_name(e->j->fates[i].verdict));
+	fputc('\n', f);
+	return fclose(f);
+}
+
+int program_evidence_write(const char *dir, const struct program_evidence *e)
+{
+	FILE *f = wb_fopen_in(dir, "faults.txt", "we");
+	int rc = 0;
+
+	if (!f)
+		return -1;
+	for (size_t k = 0; k < e->nlog; k++)
+		wb_faultlog_put_fault(f, 0, &e->log[k]);
+	rc |= fclose(f);
+	rc |= write_plan(dir, e);
+	rc |= write_program_meta(dir, e);
+	rc |= wb_files_save(e->aimed, dir, "files.txt");
+	rc |= wb_files_save(e->after, dir, "files-after.txt");
+	return rc ? -1 : 0;
+}
+
+/* one plan.txt line into in->plan[in->nplan] */
+static int plan_line(struct program_evidence_in *in, char *line, size_t *nrules)
+{
+	struct sc_plan *pl = &in->plan[in->nplan];
+	char errname[32], *tok, *save = NULL;
+	unsigned int id;
+	int off = 0;
+
+	if (sscanf(line, "fault %u %31s %n", &id, errname, &off) < 2)
+		return -1;
+	pl->id = id;
+	pl->err = strcmp(errname, "0") ? wb_errno_by_name(errname) : 0;
+	pl->rules = in->rules + *nrules;
+	for (tok = strtok_r(line + off, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		in->rules[(*nrules)++] = (unsigned int)strtoul(tok, NULL, 10);
+	pl->nrules = (size_t)(in->rules + *nrules - pl->rules);
+	in->nplan++;
+	return pl->err < 0 ? -1 : 0;
+}
+
+static int load_plan(struct program_evidence_in *in, const char *dir, char *err, size_t len)
+{
+	char *text = read_in(dir, "plan.txt"), *line, *save = NULL;
+	size_t n = 0, nrules = 0;
+
+	if (!text)
+		return fail(err, len, "%s/plan.txt: %s", dir, strerror(errno));
+	for (char *p = text; *p; p++)
+		n += *p == '\n' || *p == ' ';
+	in->plan = calloc(n + 1, sizeof(*in->plan));
+	in->rules = calloc(n + 1, sizeof(*in->rules));
+	for (line = strtok_r(text, "\n", &save); line && in->plan && in->rules; line = strtok_r(NULL, "\n", &save))
+		if (plan_line(in, line, &nrules)) {
+			free(text);
+			return fail(err, len, "%s/plan.txt: cannot read \"%.80s\"", dir, line);
+		}
+	free(text);
+	return in->plan && in->rules ? 0 : fail(err, len, "out of memory");
+}
+
+int program_evidence_load(struct program_evidence_in *in, const char *dir, char *err, size_t len)
+{
+	char path[4096];
+
+	memset(in, 0, sizeof(*in));
+	if (wb_meta_load(&in->meta, dir))
+		return fail(err, len, "%s/meta.txt: %s", dir, strerror(errno));
+	if (strcmp(wb_meta_get(&in->meta, "tool", ""), "program"))
+		return fail(err, len, "%s/meta.txt: not program mode's evidence", dir);
+	sscanf(wb_meta_get(&in->meta, "dev", ""), "%u:%u", &in->major, &in->minor);
+	in->self = (uint32_t)wb_meta_u64(&in->meta, "self", 0);
+	snprintf(path, sizeof(path), "%s/faults.txt", dir);
+	if (wb_faultlog_load(&in->faults, path))
+		return fail(err, len, "%s: %s", path, strerror(errno));
+	if (wb_files_load(&in->aimed, dir, "files.txt") || wb_files_load(&in->after, dir, "files-after.txt"))
+		return fail(err, len, "%s/files.txt or files-after.txt: %s", dir, strerror(errno));
+	in->trace_text = read_in(dir, "trace.txt");
+	if (!in->trace_text)
+		return fail(err, len, "%s/trace.txt: %s", dir, strerror(errno));
+	return load_plan(in, dir, err, len);
+}
+
+void program_evidence_free(struct program_evidence_in *in)
+{
+	wb_meta_free(&in->meta);
+	wb_faultlog_free(&in->faults);
+	wb_files_free(&in->aimed);
+	wb_files_free(&in->after);
+	free(in->plan);
+	free(in->rules);
+	free(in->trace_text);
 	memset(in, 0, sizeof(*in));
 }

@@ -25,7 +25,10 @@
 #include <stdio.h>
 
 #include "crosscheck.h"
+#include "synctrace.h"
 #include "wb_faultlog.h"
+#include "wb_files.h"
+#include "wb_meta.h"
 #include "wb_rec.h"
 
 #define EV_MAX_PROCS 16
@@ -91,5 +94,43 @@ struct evidence_in {
 /* 0, or -1 with the reason in @err */
 int evidence_load(struct evidence_in *in, const char *dir, char *err, size_t len);
 void evidence_free(struct evidence_in *in);
+
+/* ------------------------------------------------------------ program mode */
+
+/*
+ * Program mode's evidence, in <results>/programs/<id>/ beside the
+ * timeline: the files every tool writes (meta.txt with tool=program,
+ * faults.txt, trace.txt, files.txt: the files faults aimed at, their
+ * extents when armed), and two of its own:
+ *   files-after.txt  the files on the mount when the program ended (files.txt's format)
+ *   plan.txt         fault <id> <errno name, or 0 for a drop> <rule>...
+ * trace.txt is written when the trace is taken; this writes the rest.
+ */
+struct program_evidence {
+	const char *id, *fs, *status, *expect;
+	uint32_t self, major, minor;
+	const struct sc_judge *j;	/* the live verdicts */
+	const struct sc_plan *plan;
+	size_t nplan;
+	const struct wb_fault *log;
+	size_t nlog;
+	const struct wb_files *aimed, *after;
+};
+/* 0, or -1 when a file could not be written */
+int program_evidence_write(const char *dir, const struct program_evidence *e);
+
+struct program_evidence_in {
+	struct wb_meta meta;
+	struct wb_faultlog faults;
+	struct wb_files aimed, after;
+	struct sc_plan *plan;
+	unsigned int *rules;
+	size_t nplan;
+	char *trace_text;
+	uint32_t major, minor, self;
+};
+/* 0, or -1 with the reason in @err */
+int program_evidence_load(struct program_evidence_in *in, const char *dir, char *err, size_t len);
+void program_evidence_free(struct program_evidence_in *in);
 
 #endif

@@ -874,7 +874,7 @@ static void finish(struct run *r, double t0)
 	res->phase[PH_TEARDOWN] = now_s() - t_td;
 	if (r->evd_on) {
 		if (r->fs != FS_RAW)
-			wb_files_save(&r->files, r->evd.dir);
+			wb_files_save(&r->files, r->evd.dir, "files.txt");
 		if (evidence_close(&r->evd, r->inst->id, fs_names[r->inst->fs], r->inst->status, r->cfg->seed,
 				   r->cfg->tracefs != NULL, r->sb_trace > 0))
 			fprintf(stderr, "wberr-run: evidence of %s in %s is incomplete\n", r->inst->id, r->evd.dir);

@@ -555,26 +555,17 @@ static int take_trace(struct prun *p, struct wb_trace *t)
 	return rc;
 }
 
-/* the plan's faults as the judge takes them: each one's fault-log entries */
-static void plan_faults(const struct prun *p, struct sc_fault *sf, size_t *logidx)
+/* the plan's faults as the judge takes them: each one's expected errno and rules */
+static void plan_of(const struct prun *p, struct sc_plan *plan)
 {
-	size_t at = 0;
-
 	for (int i = 0; i < p->narm; i++) {
 		const struct armed *a = &p->arm[i];
 		const struct fault_spec *fs = &p->pg->faults[a->idx].fault;
 		const char *status = strcmp(fs->status, "$status") ? fs->status : p->inst->status;
 		const struct wb_status *bs = status ? wb_status_by_name(status) : NULL;
 
-		sf[i] = (struct sc_fault){ .id = (unsigned int)i, .err = fs->action == ACT_FAIL && bs ? bs->err : 0,
-					   .major = p->major, .minor = p->minor, .log = logidx + at };
-		for (int k = 0; k < p->fl.nlog; k++)
-			for (int r = 0; r < a->nrules; r++)
-				if (p->fl.log[k].rule == a->rules[r]) {
-					logidx[at++] = (size_t)k;
-					sf[i].nlog++;
-					break;
-				}
+		plan[i] = (struct sc_plan){ .id = (unsigned int)i, .err = fs->action == ACT_FAIL && bs ? bs->err : 0,
+					    .rules = a->rules, .nrules = (size_t)a->nrules };
 	}
 }
 
@@ -680,41 +671,40 @@ static void check_fault(struct prun *p, const struct sc_judge *j, int i)
 
 /*
  * The trace against the faults: lib/c parses and attributes it, the judge
- * (synctrace.h) says what each fault came to; one check per fault, and
- * timeline.txt and report.json for people.
+ * (synctrace.h) says what each fault came to; one check per fault,
+ * timeline.txt and report.json for people, and the evidence beside the
+ * trace, so that `wberr-run --replay` judges the run again.
  */
 static void program_judge(struct prun *p)
 {
-	struct wb_trace t = { 0 };
-	struct wb_attr a = { 0 };
-	struct sc_judge j = { 0 };
-	struct sc_fault sf[PROG_MAX_FAULTS];
-	size_t *logidx = calloc((size_t)p->fl.nlog + 1, sizeof(*logidx));
-	const struct wb_attr_cfg cfg = { .windows = WB_WIN_SYSCALLS };
+	struct sc_run r = { 0 };
+	struct sc_plan plan[PROG_MAX_FAULTS];
 
-	if (!p->traced || !logidx) {
-		free(logidx);
+	if (!p->traced)
 		return;
-	}
-	if (take_trace(p, &t) || wb_attr_calls(&a, &t, &cfg)) {
+	if (take_trace(p, &r.t)) {
 		check(p, 0, "trace", "cannot read or parse the trace");
 		goto out;
 	}
-	plan_faults(p, sf, logidx);
-	if (wb_attr_faults(&a, p->fl.log, (size_t)p->fl.nlog, &p->aimed, p->major, p->minor) ||
-	    sc_judge(&j, &a, (uint32_t)getpid(), sf, (size_t)p->narm, &p->after)) {
+	plan_of(p, plan);
+	if (sc_run_judge(&r, p->fl.log, (size_t)p->fl.nlog, &p->aimed, &p->after, p->major, p->minor,
+			 (uint32_t)getpid(), plan, (size_t)p->narm)) {
 		check(p, 0, "trace", "out of memory attributing the faults");
 		goto out;
 	}
-	render(p, &j);
-	check_record(p, &j);
+	render(p, &r.j);
+	check_record(p, &r.j);
 	for (int i = 0; i < p->narm; i++)
-		check_fault(p, &j, i);
+		check_fault(p, &r.j, i);
+	if (program_evidence_write(p->outdir, &(struct program_evidence){
+		    .id = p->inst->id, .fs = fs_names[p->inst->fs], .status = p->inst->status,
+		    .self = (uint32_t)getpid(), .major = p->major, .minor = p->minor,
+		    .expect = errors_expect_names[p->pg->expect_errors], .j = &r.j, .plan = plan,
+		    .nplan = (size_t)p->narm, .log = p->fl.log, .nlog = (size_t)p->fl.nlog,
+		    .aimed = &p->aimed, .after = &p->after }))
+		fprintf(stderr, "wberr-run: the evidence of %s in %s is incomplete\n", p->inst->id, p->outdir);
 out:
-	sc_judge_free(&j);
-	wb_attr_free(&a);
-	wb_trace_free(&t);
-	free(logidx);
+	sc_run_free(&r);
 }
 
 static int missing_need(const struct program *pg, char *buf, size_t len)

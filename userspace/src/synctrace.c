@@ -336,3 +336,49 @@ void sc_judge_free(struct sc_judge *j)
 	free(j->unexplained);
 	memset(j, 0, sizeof(*j));
 }
+
+/* each fault of the plan with the log entries its rules produced */
+static int plan_faults(struct sc_run *r, const struct wb_fault *log, size_t nlog, uint32_t major,
+		       uint32_t minor, const struct sc_plan *plan, size_t n)
+{
+	size_t at = 0;
+
+	r->faults = calloc(n + 1, sizeof(*r->faults));
+	r->logidx = calloc(nlog * (n ? n : 1) + 1, sizeof(*r->logidx));
+	if (!r->faults || !r->logidx)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		r->faults[i] = (struct sc_fault){ .id = plan[i].id, .err = plan[i].err, .major = major,
+						  .minor = minor, .log = r->logidx + at };
+		for (size_t k = 0; k < nlog; k++)
+			for (size_t q = 0; q < plan[i].nrules; q++)
+				if (log[k].rule == plan[i].rules[q]) {
+					r->logidx[at++] = k;
+					r->faults[i].nlog++;
+					break;
+				}
+	}
+	return 0;
+}
+
+int sc_run_judge(struct sc_run *r, const struct wb_fault *log, size_t nlog, const struct wb_files *aimed,
+		 const struct wb_files *after, uint32_t major, uint32_t minor, uint32_t self,
+		 const struct sc_plan *plan, size_t n)
+{
+	const struct wb_attr_cfg cfg = { .windows = WB_WIN_SYSCALLS };
+
+	if (wb_attr_calls(&r->a, &r->t, &cfg) || wb_attr_faults(&r->a, log, nlog, aimed, major, minor) ||
+	    plan_faults(r, log, nlog, major, minor, plan, n))
+		return -1;
+	return sc_judge(&r->j, &r->a, self, r->faults, n, after);
+}
+
+void sc_run_free(struct sc_run *r)
+{
+	sc_judge_free(&r->j);
+	wb_attr_free(&r->a);
+	wb_trace_free(&r->t);
+	free(r->faults);
+	free(r->logidx);
+	memset(r, 0, sizeof(*r));
+}

@@ -113,6 +113,34 @@ int sc_is_self(const struct sc_judge *j, uint32_t tid, uint32_t tgid);
 /* whether call @k is the program's (not the runner's, not the checker's) */
 int sc_program_call(const struct sc_judge *j, size_t k);
 
+/* a fault of the plan as the runner armed it: the dm-wberr rules it became */
+struct sc_plan {
+	unsigned int id;
+	int err;		/* errno expected; 0 for a silent action (drop) */
+	const unsigned int *rules;
+	size_t nrules;
+};
+
+/* a judged run: what program mode and its replay both build */
+struct sc_run {
+	struct wb_trace t;	/* the caller parses the trace into it first */
+	struct wb_attr a;
+	struct sc_judge j;
+	struct sc_fault *faults;
+	size_t *logidx;
+};
+
+/*
+ * @r->t attributed (syscall windows) against the fault log @log[nlog] on
+ * @major:@minor and the files faults aimed at, @aimed; each fault of
+ * @plan[n] gets the log entries of its rules; then sc_judge() with @self
+ * and @after.  0, or -1 when out of memory.
+ */
+int sc_run_judge(struct sc_run *r, const struct wb_fault *log, size_t nlog, const struct wb_files *aimed,
+		 const struct wb_files *after, uint32_t major, uint32_t minor, uint32_t self,
+		 const struct sc_plan *plan, size_t n);
+void sc_run_free(struct sc_run *r);
+
 /* inode -> path, which the caller builds by walking the mount */
 struct sc_path {
 	uint32_t major, minor;

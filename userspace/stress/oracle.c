@@ -3,6 +3,7 @@
 #include "wb_attr.h"
 #include "wb_errseq.h"
 #include "wb_invariants.h"
+#include "wb_meta.h"
 #include "wb_names.h"
 #include "util.h"
 #include "wb_sys.h"
@@ -40,37 +41,22 @@ const char *wbs_vkind_name(unsigned int k)
 
 int wbs_meta_load(struct wbs_meta *m, const char *dir)
 {
-	char path[4096], *text, *line, *save = NULL;
+	struct wb_meta kv;
+	unsigned int a = 0, b = 0;
 
 	memset(m, 0, sizeof(*m));
-	m->sb_margin_ns = 2000000;
-	snprintf(path, sizeof(path), "%s/meta.txt", dir);
-	text = wb_read_file(path, NULL);
-	if (!text)
+	if (wb_meta_load(&kv, dir))
 		return -1;
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		unsigned long long v;
-		unsigned int a, b;
-
-		if (sscanf(line, "dev=%u:%u", &a, &b) == 2) {
-			m->dev_major = a;
-			m->dev_minor = b;
-		} else if (sscanf(line, "go_ns=%llu", &v) == 1) {
-			m->go_ns = v;
-		} else if (sscanf(line, "stop_ns=%llu", &v) == 1) {
-			m->stop_ns = v;
-		} else if (sscanf(line, "sweep_done=%llu", &v) == 1) {
-			m->sweep_done = (int)v;
-		} else if (sscanf(line, "sb_margin_ns=%llu", &v) == 1) {
-			m->sb_margin_ns = v;
-		} else if (sscanf(line, "clock_step_ns=%llu", &v) == 1) {
-			m->clock_step_ns = v;
-		} else if (sscanf(line, "cpus=%llu", &v) == 1) {
-			m->cpus = (unsigned int)v;
-		}
-	}
-	free(text);
+	sscanf(wb_meta_get(&kv, "dev", ""), "%u:%u", &a, &b);
+	m->dev_major = a;
+	m->dev_minor = b;
+	m->go_ns = wb_meta_u64(&kv, "go_ns", 0);
+	m->stop_ns = wb_meta_u64(&kv, "stop_ns", 0);
+	m->sweep_done = (int)wb_meta_u64(&kv, "sweep_done", 0);
+	m->sb_margin_ns = wb_meta_u64(&kv, "sb_margin_ns", 2000000);
+	m->clock_step_ns = wb_meta_u64(&kv, "clock_step_ns", 0);
+	m->cpus = (unsigned int)wb_meta_u64(&kv, "cpus", 0);
+	wb_meta_free(&kv);
 	return 0;
 }
 
@@ -83,7 +69,7 @@ int wbs_oracle_load(struct wbs_oracle_in *in, const char *dir)
 		wbs_warn(1, "%s/meta.txt", dir);
 		return -1;
 	}
-	if (wb_files_load(&in->files, dir)) {
+	if (wb_files_load(&in->files, dir, "files.txt")) {
 		wbs_warn(1, "%s/files.txt", dir);
 		return -1;
 	}

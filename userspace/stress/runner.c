@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "runner.h"
 #include "extents.h"
+#include "wb_meta.h"
 #include "faults.h"
 #include "tracefs.h"
 #include "util.h"
@@ -167,24 +168,37 @@ static int write_meta(const struct wbs_run_cfg *cfg, dev_t dev,
 		      unsigned int workers_failed)
 {
 	FILE *f = wb_fopen_in(cfg->out, "meta.txt", "we");
-	unsigned int i;
+	char key[32];
 
 	if (!f)
 		return -1;
-	fprintf(f, "dev=%u:%u\nseed=%" PRIu64 "\nprocs=%u\nfds=%u\nshared=%u\n"
-		"file_kib=%u\nduration_s=%.1f\nprob_ppm=%u\nrobust=%d\n"
-		"go_ns=%" PRIu64 "\nstop_ns=%" PRIu64 "\nsweep_done=%d\n"
-		"workers_failed=%u\nrules_added=%lu\nrules_removed=%lu\n"
-		"suspends=%lu\nreloads=%lu\ndm_failures=%lu\nclock_step_ns=%" PRIu64
-		"\ncpus=%ld\n",
-		major(dev), minor(dev), cfg->seed, cfg->procs, cfg->fds,
-		cfg->shared, cfg->file_kib, cfg->duration_s, cfg->prob_ppm,
-		cfg->robust, go, stop, sweep_done, workers_failed,
-		fp->rules_added, fp->rules_removed, fp->suspends, fp->reloads,
-		fp->failures, clock_step_ns(), sysconf(_SC_NPROCESSORS_ONLN));
-	for (i = 0; i < cfg->nfio; i++)
-		fprintf(f, "fio_rc.%u=%d\nfio_job.%u=%s\n", i, fio_rc[i], i,
-			cfg->fio[i]);
+	wb_meta_put(f, "tool", "wberr-stress");
+	wb_meta_put(f, "dev", "%u:%u", major(dev), minor(dev));
+	wb_meta_put(f, "seed", "%" PRIu64, cfg->seed);
+	wb_meta_put(f, "procs", "%u", cfg->procs);
+	wb_meta_put(f, "fds", "%u", cfg->fds);
+	wb_meta_put(f, "shared", "%u", cfg->shared);
+	wb_meta_put(f, "file_kib", "%u", cfg->file_kib);
+	wb_meta_put(f, "duration_s", "%.1f", cfg->duration_s);
+	wb_meta_put(f, "prob_ppm", "%u", cfg->prob_ppm);
+	wb_meta_put(f, "robust", "%d", cfg->robust);
+	wb_meta_put(f, "go_ns", "%" PRIu64, go);
+	wb_meta_put(f, "stop_ns", "%" PRIu64, stop);
+	wb_meta_put(f, "sweep_done", "%d", sweep_done);
+	wb_meta_put(f, "workers_failed", "%u", workers_failed);
+	wb_meta_put(f, "rules_added", "%lu", fp->rules_added);
+	wb_meta_put(f, "rules_removed", "%lu", fp->rules_removed);
+	wb_meta_put(f, "suspends", "%lu", fp->suspends);
+	wb_meta_put(f, "reloads", "%lu", fp->reloads);
+	wb_meta_put(f, "dm_failures", "%lu", fp->failures);
+	wb_meta_put(f, "clock_step_ns", "%" PRIu64, clock_step_ns());
+	wb_meta_put(f, "cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	for (unsigned int i = 0; i < cfg->nfio; i++) {
+		snprintf(key, sizeof(key), "fio_rc.%u", i);
+		wb_meta_put(f, key, "%d", fio_rc[i]);
+		snprintf(key, sizeof(key), "fio_job.%u", i);
+		wb_meta_put(f, key, "%s", cfg->fio[i]);
+	}
 	return fclose(f);
 }
 
@@ -248,7 +262,7 @@ int wbs_run(const struct wbs_run_cfg *cfg)
 		wbs_warn(1, "%s", cfg->dir);
 		return 2;
 	}
-	if (make_files(cfg, &fs) || wb_files_save(&fs, cfg->out))
+	if (make_files(cfg, &fs) || wb_files_save(&fs, cfg->out, "files.txt"))
 		return 2;
 	paths = wbs_xcalloc(nfiles(cfg), sizeof(*paths));
 	for (i = 0; i < nfiles(cfg); i++)
