@@ -150,6 +150,10 @@ static pid_t spawn(const struct prun *p, const char *cmd, int as_user, int out_f
 
 	if (pid)
 		return pid;
+	/* the dispositions a shell gives a program: wberr-run ignores SIGPIPE,
+	 * and an ignored signal stays ignored across exec (a `yes | head`
+	 * would write EPIPE forever instead of dying) */
+	signal(SIGPIPE, SIG_DFL);
 	setsid();
 	null = open("/dev/null", O_RDONLY);
 	if (null >= 0)
@@ -510,8 +514,11 @@ static size_t walk_mount(struct prun *p)
 		return 0;
 	p->paths = calloc(p->after.nfiles + p->aimed.nfiles + 1, sizeof(*p->paths));
 	if (p->paths) {
-		add_paths(p, &p->after, major(sb.st_dev), minor(sb.st_dev));
+		/* an aimed file's name when armed; else the name an inode has
+		 * after the run (a file deleted meanwhile may have left its
+		 * inode number to another) */
 		add_paths(p, &p->aimed, major(sb.st_dev), minor(sb.st_dev));
+		add_paths(p, &p->after, major(sb.st_dev), minor(sb.st_dev));
 	}
 	return p->npaths;
 }
@@ -593,7 +600,7 @@ static void check_record(struct prun *p, const struct sc_judge *j)
 	for (size_t i = 0; i < j->a->ncalls; i++) {
 		int failed = j->a->calls[i].ret < 0;
 
-		if (sc_program_call(j, i)) {
+		if (sc_sync_result(j, i)) {
 			nsync++;
 			nerr += failed;
 		} else if (j->phase[i] == SC_PHASE_CHECK) {

@@ -197,13 +197,14 @@ static int seen_by_syncfs(struct sc_judge *j)
 }
 
 /*
- * Whether a failed call's errno can be a write-back error the program was
- * told.  A write-family call that moved no cursor failed in the write
- * itself: on a file of the file system under test that is an errno of the
+ * A write-family call is kept when it moved a cursor (an O_SYNC write) or
+ * failed.  One that failed without a cursor move failed in the write
+ * itself: on a file of the file system under test with an errno of the
  * device or of the file system (space, quota, size, read-only); a pipe's
- * or a socket's EPIPE or ECONNRESET never is.
+ * or a socket's EPIPE or ECONNRESET is no such file's, and no sync-family
+ * result.
  */
-static int errno_counts(const struct sc_judge *j, const struct wb_call *c)
+static int file_write(const struct wb_call *c)
 {
 	int err = c->ret < 0 ? (int)-c->ret : 0;
 
@@ -214,8 +215,12 @@ static int errno_counts(const struct sc_judge *j, const struct wb_call *c)
 	for (size_t i = 0; i < wb_nr_statuses; i++)
 		if (wb_statuses[i].err == err)
 			return 1;
-	(void)j;
 	return 0;
+}
+
+int sc_sync_result(const struct sc_judge *j, size_t k)
+{
+	return sc_program_call(j, k) && file_write(&j->a->calls[k]);
 }
 
 /* the cause rule (wb_invariants): a failed call of the program that saw no fault */
@@ -236,8 +241,7 @@ static int unexplained(struct sc_judge *j)
 		const struct wb_call *c = &j->a->calls[k];
 		int err = c->ret < 0 && !(c->state & WB_CALL_NO_EXIT) ? (int)-c->ret : 0;
 
-		if (sc_program_call(j, k) && errno_counts(j, c) &&
-		    wb_inv_cause(err, seen[k]) == WB_INV_NO_CAUSE)
+		if (sc_sync_result(j, k) && wb_inv_cause(err, seen[k]) == WB_INV_NO_CAUSE)
 			j->unexplained[j->nunexplained++] = k;
 	}
 	free(seen);

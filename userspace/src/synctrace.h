@@ -112,6 +112,9 @@ void sc_judge_free(struct sc_judge *j);
 int sc_is_self(const struct sc_judge *j, uint32_t tid, uint32_t tgid);
 /* whether call @k is the program's (not the runner's, not the checker's) */
 int sc_program_call(const struct sc_judge *j, size_t k);
+/* whether call @k is one of the program's sync-family results: not a
+ * write that failed on a pipe or socket (see unexplained above) */
+int sc_sync_result(const struct sc_judge *j, size_t k);
 
 /* a fault of the plan as the runner armed it: the dm-wberr rules it became */
 struct sc_plan {

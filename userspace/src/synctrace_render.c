@@ -223,6 +223,8 @@ static void text_call(FILE *out, const struct sc_report *r, uint64_t base, size_
 		fputs("  [io_uring window shared with another request]", out);
 	if (jd->phase[k] == SC_PHASE_CHECK)
 		fputs("  [checker]", out);
+	else if (!sc_is_self(jd, c->tid, c->tgid) && !sc_sync_result(jd, k))
+		fputs("  [no file's write: not a sync-family result]", out);
 	fputc('\n', out);
 }
 
@@ -392,7 +394,8 @@ void sc_render_text(FILE *out, const struct sc_report *r)
 		t->lost ? " (attribution may miss calls)" : "");
 	for (i = 0; i < t->n && !app_mark(&t->v[i]); i++)
 		;
-	fprintf(out, "# ms from %s\n", i < t->n ? "the first mark" : "the first event");
+	fprintf(out, "# ms from %s; paths: a faulted file's when armed, else an inode's after the run\n",
+		i < t->n ? "the first mark" : "the first event");
 	it = malloc((t->n + j->nfaults + j->a->ncalls + 1) * sizeof(*it));
 	if (!it) {
 		fputs("# out of memory\n", out);

@@ -11,7 +11,10 @@
  *    named: a dropped set event, a cursor moved out of its call or to
  *    another errno, a cursor move the model did not expect, an error
  *    without a cause, a syncfs without its f_sb_err move; and evidence that
- *    contradicts itself is refused (exit 2).
+ *    contradicts itself is refused (exit 2);
+ *  - program mode's recorded run (an object store under a fault aimed by
+ *    sectors, issue 37) judged again by its own judge, clean, and planted:
+ *    its set events dropped (silent), its cursor move dropped (lost).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,9 +31,13 @@
 #define FIXTURES USERSPACE_DIR "/tests/evidence"
 #define FIDELITY "ext4_errno-fidelity_ioerr_"
 #define SYNCFS "ext4_syncfs-sb-err"
+/* program mode: an object store's commit fsync under a fault aimed by sectors (issue 37) */
+#define OBJSTORE "ext4_objstore-commit-sectors-fault_ioerr_"
 
 static char root[] = "/tmp/wberr-test-evidence.XXXXXX";
-static const char *const files[] = { "meta.txt", "steps.txt", "faults.txt", "trace.txt", "recs.0000.bin" };
+static const char *const files[] = { "meta.txt", "steps.txt", "faults.txt", "trace.txt", "recs.0000.bin", NULL };
+static const char *const program_files[] = { "meta.txt", "plan.txt", "faults.txt", "trace.txt", "files.txt",
+					      "files-after.txt", NULL };
 
 /* "@dir/@sub/@name" (without @sub when NULL), in one of a few rotating buffers */
 static char *path_in(const char *dir, const char *sub, const char *name)
@@ -59,23 +66,25 @@ static int write_bytes(const char *path, const char *data, size_t len)
 	return fclose(f) || rc ? -1 : 0;
 }
 
-/* a copy of fixture @name as @as under the scratch root; its path */
-static const char *copy_fixture(const char *name, const char *as)
+/* a copy of fixture @name's @list of files as @as under the scratch root; its path */
+static const char *copy_files(const char *name, const char *as, const char *const *list)
 {
 	static char dir[4096];
 
 	snprintf(dir, sizeof(dir), "%s/%s", root, as);
 	mkdir(dir, 0755);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; list[i]; i++) {
 		size_t len;
-		char *data = wb_read_file(path_in(FIXTURES, name, files[i]), &len);
+		char *data = wb_read_file(path_in(FIXTURES, name, list[i]), &len);
 
-		if (!data || write_bytes(path_of(dir, files[i]), data, len))
-			printf("# cannot copy %s/%s\n", name, files[i]);
+		if (!data || write_bytes(path_of(dir, list[i]), data, len))
+			printf("# cannot copy %s/%s\n", name, list[i]);
 		free(data);
 	}
 	return dir;
 }
+
+#define copy_fixture(name, as) copy_files(name, as, files)
 
 /* the replay's TAP and exit status */
 static char *replay(const char *dir, int *rc)
@@ -332,7 +341,7 @@ static void test_fixture(const char *name)
 	}
 	is_int(0, rewrite(&in, "again"), "%s: written again through the writer", name);
 	snprintf(again, sizeof(again), "%s/again", root);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; files[i]; i++) {
 		size_t la, lb;
 		char *a = wb_read_file(path_in(FIXTURES, name, files[i]), &la);
 		char *b = wb_read_file(path_of(again, files[i]), &lb);
@@ -426,6 +435,119 @@ static void test_planted(void)
 	planted(FIDELITY, "the call records gone", 2, "no call record of step 0", d);
 }
 
+/*
+ * Program mode's recorded run, judged again by its own judge: clean, and
+ * the planted cases the live judge must have caught: the kernel recorded
+ * nothing (silent), the fsync never consumed the error (lost).
+ */
+static void test_program(void)
+{
+	const char *d;
+	char *out;
+	int rc;
+
+	out = replay(path_of(FIXTURES, OBJSTORE), &rc);
+	is_int(0, rc, "%s: the recording is judged clean", OBJSTORE);
+	ok(strstr(out, "1 fault(s) judged again: seen (judge: program mode's verdicts)") && !strstr(out, "disagrees"),
+	   "  by program mode's judge: seen, as the live run said");
+	if (rc)
+		printf("# %s", out);
+	free(out);
+
+	d = copy_files(OBJSTORE, "program-no-set", program_files);
+	is_int(0, edit(d, "trace.txt", "filemap_set_wb_err:", 1, NULL, NULL), "  (the edit applies)");
+	while (!edit(d, "trace.txt", "filemap_set_wb_err:", 1, NULL, NULL))
+		;
+	out = replay(d, &rc);
+	is_int(1, rc, "planted in %s: every set event dropped", OBJSTORE);
+	ok(strstr(out, "fault 0 silent (expected seen)") && strstr(out, "the live run's verdicts were seen: the replay disagrees"),
+	   "  judged silent, and the replay says the live run judged otherwise");
+	free(out);
+
+	d = copy_files(OBJSTORE, "program-no-move", program_files);
+	is_int(0, edit(d, "trace.txt", "file_check_and_advance_wb_err:", 1, NULL, NULL), "  (the edit applies)");
+	out = replay(d, &rc);
+	is_int(1, rc, "planted in %s: the fsync's cursor move dropped", OBJSTORE);
+	ok(strstr(out, "fault 0 lost (expected seen)") != NULL, "  judged lost: recorded, consumed by no call");
+	free(out);
+
+	d = copy_files(OBJSTORE, "program-no-plan", program_files);
+	unlink(path_of(d, "plan.txt"));
+	out = replay(d, &rc);
+	is_int(2, rc, "planted in %s: the plan gone", OBJSTORE);
+	ok(strstr(out, "plan.txt") != NULL, "  refused, naming the file");
+	free(out);
+}
+
+/*
+ * wberr-stress's evidence through the same command: a one-worker run
+ * written with the writers the tool uses (one fault, its set, an fsync
+ * that reports it), judged clean by the stress oracle, and caught when
+ * the fsync says 0 although its cursor moved to the error.
+ */
+static void write_text(const char *path, const char *text)
+{
+	if (write_bytes(path, text, strlen(text)))
+		printf("# cannot write %s\n", path);
+}
+
+static const char *stress_run(const char *as, int ret, int err)
+{
+	static char dir[4096];
+	struct wb_files fs = { 0 };
+	struct wb_rec_writer w;
+	struct wb_rec open = { .t0 = 500000, .t1 = 600000, .ino = 10, .pid = 100, .op = WB_REC_OPEN };
+	struct wb_rec sync = { .t0 = 1200010, .t1 = 1200090, .ino = 10, .pid = 100, .ret = ret, .err = err,
+			       .op = WB_REC_FSYNC };
+	struct wb_fault f = { .ns = 1000000, .sector = 120, .nr = 8, .err = EIO, .opclass = "write",
+			      .status = "ioerr", .flags = "-" };
+	FILE *m;
+
+	snprintf(dir, sizeof(dir), "%s/%s", root, as);
+	mkdir(dir, 0755);
+	wb_files_set(&fs, 0, 10, "/f0");
+	wb_files_add_extent(&fs, 0, 100, 199);
+	wb_files_save(&fs, dir, "files.txt");
+	wb_files_free(&fs);
+	m = wb_fopen_in(dir, "meta.txt", "w");
+	wb_meta_put(m, "tool", "wberr-stress");
+	wb_meta_put(m, "dev", "252:0");
+	wb_meta_put(m, "sweep_done", "1");
+	wb_meta_put(m, "clock_step_ns", "100");
+	fclose(m);
+	m = wb_fopen_in(dir, "faults.txt", "w");
+	wb_faultlog_put_fault(m, 0, &f);
+	fclose(m);
+	wb_rec_open(&w, dir, 0);
+	wb_rec_put(&w, &open);
+	wb_rec_put(&w, &sync);
+	wb_rec_close(&w);
+	write_text(path_of(dir, "trace.txt"),
+		      "# entries-in-buffer/entries-written: 4/4   #P:1\n"
+		      "     kworker/0:1-7       [000] .....     0.001100: filemap_set_wb_err: dev=252:0 ino=0xa errseq=0x0\n"
+		      "    wberr-stress-100     [000] .....     0.001200: tracing_mark_write: wb B 0 0 1\n"
+		      "    wberr-stress-100     [000] .....     0.001250: file_check_and_advance_wb_err: file=f dev=252:0 ino=0xa old=0x0 new=0x1005\n"
+		      "    wberr-stress-100     [000] .....     0.001300: tracing_mark_write: wb E 0 0 1\n");
+	return dir;
+}
+
+static void test_stress(void)
+{
+	char *out;
+	int rc;
+
+	out = replay(stress_run("stress-clean", -1, EIO), &rc);
+	is_int(0, rc, "wberr-stress's evidence: judged clean");
+	ok(strstr(out, "1 syncs, 0 violation(s) (judge: wberr-stress's oracle)") != NULL, "  by wberr-stress's oracle");
+	if (rc)
+		printf("# %s", out);
+	free(out);
+	out = replay(stress_run("stress-returned-0", 0, 0), &rc);
+	is_int(1, rc, "planted in wberr-stress's evidence: the fsync returns 0 after its cursor moved to EIO");
+	ok(strstr(out, "1 violation(s)") != NULL, "  one violation");
+	free(out);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -438,6 +560,8 @@ int main(void)
 	test_fixture(FIDELITY);
 	test_fixture(SYNCFS);
 	test_planted();
+	test_program();
+	test_stress();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
 		printf("# cannot remove %s\n", root);
