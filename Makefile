@@ -59,8 +59,9 @@ GUEST_BIN := $(BUILD)/guest-bin
 KMOD_SRC  := $(BUILD)/kmod-$(KSTEM)
 MODDIR    := $(BUILD)/modules-$(KSTEM)
 # make test SHARD=I/N: a deterministic 1/N of every suite's work (the host
-# tests, each guest boot's tests, the scenario library's instances, all by
-# position k % N == I-1), into a results directory of its own;
+# tests and each guest boot's tests by position, k % N == I-1; the scenario
+# library's instances in N equal runs ordered by file-system kind,
+# wberr-run --shard), into a results directory of its own;
 # qemu/merge-shards.sh makes one report of the N (README, "Shards").
 SHARD     ?=
 ifneq ($(SHARD),)
