@@ -6,10 +6,12 @@
  */
 #include "parse.h"
 #include "wb_names.h"
+#include "wb_rule.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <stdarg.h>
@@ -121,6 +123,7 @@ static int parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
+	unsigned shift = 0;
 
 	if (!*s || *s == '-' || isspace((unsigned char)*s))
 		return -1;
@@ -129,12 +132,14 @@ static int parse_u64(const char *s, uint64_t *out)
 	if (errno)
 		return -1;
 	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
 	}
-	if (*end)
+	/* a suffix must not shift bits out: 2^64 is no u64 */
+	if (*end || v > (ULLONG_MAX >> shift))
 		return -1;
+	v <<= shift;
 	*out = v;
 	return 0;
 }
@@ -328,48 +333,22 @@ static int parse_expect(struct pctx *c, yaml_node_t *n, struct expect *e)
 }
 
 /* action: fail | drop | delay:<ms>[:fail|:drop|:pass], as dm-wberr takes it */
-static int parse_action(struct pctx *c, yaml_node_t *v, struct fault_spec *f)
+static int parse_action(struct pctx *c, yaml_node_t *v, struct wb_rule *r)
 {
 	const char *s = NULL;
-	char then[8] = "";
-	unsigned ms;
-	int n = 0;
 
 	if (want_scalar(c, v, &s))
 		return -1;
-	f->delay_ms = 0;
-	if (!strcmp(s, "fail")) {
-		f->action = ACT_FAIL;
+	if (!wb_rule_parse_action(r, s))
 		return 0;
-	}
-	if (!strcmp(s, "drop")) {
-		f->action = ACT_DROP;
-		return 0;
-	}
-	if (sscanf(s, "delay:%u%n", &ms, &n) == 1 && ms >= 1 && ms <= WBERR_ABI_DELAY_MAX_MS &&
-	    (!s[n] || (s[n] == ':' && sscanf(s + n + 1, "%7s", then) == 1 && strlen(s + n + 1) < sizeof(then)))) {
-		f->delay_ms = ms;
-		if (!then[0] || !strcmp(then, "fail"))
-			f->action = ACT_FAIL;
-		else if (!strcmp(then, "drop"))
-			f->action = ACT_DROP;
-		else if (!strcmp(then, "pass"))
-			f->action = ACT_PASS;
-		else
-			n = -1;
-		if (n >= 0)
-			return 0;
-	}
 	return perr(c, v, "unknown action \"%s\" (expected fail, drop or delay:<ms>[:fail|:drop|:pass], "
 		    "ms 1..%u)", s, WBERR_ABI_DELAY_MAX_MS);
 }
 
 /* bio_flags: a flag or a list, each a dm-wberr flag name, '!' to exclude */
-static int parse_bio_flags(struct pctx *c, yaml_node_t *v, struct fault_spec *f)
+static int parse_bio_flags(struct pctx *c, yaml_node_t *v, struct wb_rule *r)
 {
 	yaml_node_item_t one = 0, *it, *end;
-	unsigned seen = 0;
-	size_t off = 0;
 
 	if (v->type == YAML_SEQUENCE_NODE) {
 		it = v->data.sequence.items.start;
@@ -380,7 +359,7 @@ static int parse_bio_flags(struct pctx *c, yaml_node_t *v, struct fault_spec *f)
 		it = &one;
 		end = it + 1;
 	}
-	f->bio_flags[0] = 0;
+	r->flags_set = r->flags_clear = 0;
 	for (; it < end; it++) {
 		yaml_node_t *e = it == &one ? v : node(c, *it);
 		const char *s = NULL, *name;
@@ -402,11 +381,9 @@ static int parse_bio_flags(struct pctx *c, yaml_node_t *v, struct fault_spec *f)
 			return perr(c, e, "unknown bio flag \"%s\" (expected one of: %s; '!' before one excludes it)",
 				    s, all);
 		}
-		if (seen & (1u << i))
+		if ((r->flags_set | r->flags_clear) & (1u << i))
 			return perr(c, e, "bio flag \"%s\" given twice", name);
-		seen |= 1u << i;
-		off += (size_t)snprintf(f->bio_flags + off, sizeof(f->bio_flags) - off, "%s%s",
-					off ? "," : "", s);
+		*(s[0] == '!' ? &r->flags_clear : &r->flags_set) |= 1u << i;
 	}
 	return 0;
 }
@@ -555,7 +532,7 @@ static int key_allowed(const char *list, const char *key, int *required)
 	return 0;
 }
 
-static int parse_sectors(struct pctx *c, yaml_node_t *n, struct fault_spec *f)
+static int parse_sectors(struct pctx *c, yaml_node_t *n, struct wb_rule *r)
 {
 	const char *s = NULL;
 	char a[64], *dash;
@@ -574,10 +551,39 @@ static int parse_sectors(struct pctx *c, yaml_node_t *n, struct fault_spec *f)
 		return perr(c, n, "expected <first>-<last> in sectors, got \"%s\"", s);
 	if (last < first)
 		return perr(c, n, "empty sector range \"%s\" (last < first)", s);
-	f->has_sectors = 1;
-	f->first = first;
-	f->last = last;
+	r->has_sectors = 1;
+	r->first = first;
+	r->last = last;
 	return 0;
+}
+
+/* one key of dm-wberr's rule grammar (wb_rule.h's table: kind and range) */
+static int parse_rule_key(struct pctx *c, yaml_node_t *v, struct wb_rule *r, int k)
+{
+	const struct wb_rule_key_desc *d = &wb_rule_keys[k];
+	uint64_t u;
+	int b;
+
+	switch (d->kind) {
+	case WBERR_ABI_KIND_RANGE:
+		return parse_sectors(c, v, r);
+	case WBERR_ABI_KIND_ACTION:
+		return parse_action(c, v, r);
+	case WBERR_ABI_KIND_FLAGS:
+		return parse_bio_flags(c, v, r);
+	case WBERR_ABI_KIND_BOOL:
+		if (get_bool(c, v, &b))
+			return -1;
+		wb_rule_set_number(r, k, (uint64_t)b);
+		return 0;
+	default:
+		if (get_u64(c, v, d->max, &u))
+			return -1;
+		if (u < d->min)
+			return perr(c, v, "%s must be >= %llu", d->yaml, (unsigned long long)d->min);
+		wb_rule_set_number(r, k, u);
+		return 0;
+	}
 }
 
 static int parse_step_key(struct pctx *c, struct step *st, const char *k, yaml_node_t *v)
@@ -672,46 +678,23 @@ static int parse_step_key(struct pctx *c, struct step *st, const char *k, yaml_n
 		return 0;
 	}
 	if (!strcmp(k, "ops"))
-		return get_flags(c, v, wb_op_names, &e) ? -1 : (st->fault.ops = (unsigned)e, 0);
+		return get_flags(c, v, wb_op_names, &e) ? -1 : (st->fault.rule.ops = (unsigned)e, 0);
 	if (!strcmp(k, "status")) {
-		if (get_str(c, v, st->fault.status, sizeof(st->fault.status)))
+		if (get_str(c, v, st->fault.rule.status, sizeof(st->fault.rule.status)))
 			return -1;
-		if (strcmp(st->fault.status, "$status") && !wb_status_by_name(st->fault.status)) {
+		if (strcmp(st->fault.rule.status, "$status") && !wb_status_by_name(st->fault.rule.status)) {
 			char all[512];
 			size_t off = 0;
 
 			for (size_t i = 0; i < wb_nr_statuses; i++)
 				off += (size_t)snprintf(all + off, sizeof(all) - off, "%s%s", i ? ", " : "", wb_statuses[i].name);
 			return perr(c, v, "unknown status \"%s\" (expected one of: %s, nexus, $status)",
-				    st->fault.status, all);
+				    st->fault.rule.status, all);
 		}
 		return 0;
 	}
-	if (!strcmp(k, "sectors"))
-		return parse_sectors(c, v, &st->fault);
-	if (!strcmp(k, "skip"))
-		return get_u64(c, v, UINT32_MAX, &st->fault.skip);
-	if (!strcmp(k, "count"))
-		return get_u64(c, v, UINT32_MAX, &st->fault.count);
-	if (!strcmp(k, "every")) {
-		if (get_u64(c, v, UINT32_MAX, &st->fault.every))
-			return -1;
-		return st->fault.every ? 0 : perr(c, v, "every must be >= 1");
-	}
-	if (!strcmp(k, "prob")) {
-		if (get_u64(c, v, 1000000, &u))
-			return -1;
-		if (!u)
-			return perr(c, v, "prob must be 1..1000000 (ppm)");
-		st->fault.prob = (uint32_t)u;
-		return 0;
-	}
-	if (!strcmp(k, "action"))
-		return parse_action(c, v, &st->fault);
-	if (!strcmp(k, "bio_flags"))
-		return parse_bio_flags(c, v, &st->fault);
-	if (!strcmp(k, "split"))
-		return get_bool(c, v, &st->fault.split);
+	if (wb_rule_key_by_yaml(k) >= 0)
+		return parse_rule_key(c, v, &st->fault.rule, wb_rule_key_by_yaml(k));
 	return perr(c, v, "internal: unhandled key");
 }
 
@@ -732,6 +715,7 @@ static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st, int defau
 	st->value = 3;
 	for (int i = 0; i < FS__N; i++)
 		st->expect.err[i] = EXPECT_UNSET;
+	wb_rule_init(&st->fault.rule);
 	if (n->type != YAML_MAPPING_NODE)
 		return perr(c, n, "a step must be a mapping with an 'op' key, got %s", kind_name(n));
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
@@ -809,7 +793,7 @@ static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st, int defau
 			return perr(c, n, "op %s needs key '%.*s'", op_names[st->op], (int)l, p);
 		p += l;
 	}
-	if (st->op == OP_FAULT && st->fault.file[0] && st->fault.has_sectors)
+	if (st->op == OP_FAULT && st->fault.file[0] && st->fault.rule.has_sectors)
 		return perr(c, n, "a fault takes 'file' or 'sectors', not both");
 	if (st->op == OP_BADBLOCKS && (st->path[0] == '@' || st->offset % 512 || st->size % 512 || !st->size))
 		return perr(c, n, "badblocks marks whole sectors of a file: a path in the mount, offset and size multiples of 512, size > 0");
@@ -1122,7 +1106,7 @@ static int parse_program(struct pctx *c, yaml_node_t *n, struct program *pg)
 				return -1;
 			if (!st->fault.id[0])
 				snprintf(st->fault.id, sizeof(st->fault.id), "f%d", pg->nfaults + 1);
-			if (!st->fault.file[0] && !st->fault.has_sectors)
+			if (!st->fault.file[0] && !st->fault.rule.has_sectors)
 				return perr(c, node(c, *it), "a program's fault needs 'file' (a path, a glob or $marker) or 'sectors'");
 			pg->nfaults++;
 			path_pop(c, o2);
@@ -1276,7 +1260,7 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 		if (parse_program(c, prog, sc->prog))
 			return -1;
 		for (int i = 0; i < sc->prog->nfaults; i++)
-			if (!strcmp(sc->prog->faults[i].fault.status, "$status") && !sc->matrix_status)
+			if (!strcmp(sc->prog->faults[i].fault.rule.status, "$status") && !sc->matrix_status)
 				return perr(c, prog, "status $status needs a 'matrix: {status: ...}' in the scenario");
 		path_pop(c, old);
 		return 0;
@@ -1301,7 +1285,7 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 			if (parse_step(c, node(c, steps->data.sequence.items.start[i]), &sc->steps[i], -1))
 				return -1;
 			sc->nsteps++;
-			if (sc->steps[i].op == OP_FAULT && !strcmp(sc->steps[i].fault.status, "$status") &&
+			if (sc->steps[i].op == OP_FAULT && !strcmp(sc->steps[i].fault.rule.status, "$status") &&
 			    !sc->matrix_status)
 				return perr(c, node(c, steps->data.sequence.items.start[i]),
 					    "status $status needs a 'matrix: {status: ...}' in the scenario");

@@ -302,7 +302,7 @@ static void arm_faults(struct prun *p, const char *words)
 
 		memset(a, 0, sizeof(*a));
 		a->idx = i;
-		if (f->has_sectors) {
+		if (f->rule.has_sectors) {
 			ok = !faults_program(&p->fl, &p->st, f, p->inst->status, msg, sizeof(msg));
 			if (ok)
 				take_rules(p, a);
@@ -550,7 +550,7 @@ static void program_judge(struct prun *p)
 	for (int i = 0; i < p->narm; i++) {
 		const struct armed *a = &p->arm[i];
 		const struct fault_spec *fs = &p->pg->faults[a->idx].fault;
-		const char *status = strcmp(fs->status, "$status") ? fs->status : p->inst->status;
+		const char *status = strcmp(fs->rule.status, "$status") ? fs->rule.status : p->inst->status;
 		const struct wb_status *bs = status ? wb_status_by_name(status) : NULL;
 		size_t n = 0;
 
@@ -561,7 +561,7 @@ static void program_judge(struct prun *p)
 					flog[i][n++] = p->fl.log[k];
 		for (int k = 0; k < a->nfiles; k++)
 			inos[i][k] = a->files[k].ino;
-		sf[i] = (struct sc_fault){ .id = (unsigned)i, .err = fs->action == ACT_FAIL && bs ? bs->err : 0,
+		sf[i] = (struct sc_fault){ .id = (unsigned)i, .err = fs->rule.action == WB_ACT_FAIL && bs ? bs->err : 0,
 					   .major = a->nfiles ? a->files[0].major : 0,
 					   .minor = a->nfiles ? a->files[0].minor : 0,
 					   .inos = inos[i], .ninos = (size_t)a->nfiles, .log = flog[i], .nlog = n };
@@ -607,7 +607,7 @@ static void program_judge(struct prun *p)
 		snprintf(what, sizeof(what), "fault %s", fs->id);
 		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s: %zu bio(s) %s on %d file(s), %zu error(s) recorded",
 				      sc_verdict_name(fa->verdict), fa->nfired,
-				      fs->action == ACT_DROP ? "dropped" : "failed", p->arm[i].nfiles, fa->nsets);
+				      fs->rule.action == WB_ACT_DROP ? "dropped" : "failed", p->arm[i].nfiles, fa->nsets);
 		for (size_t k = 0; k < fa->nseers && k < 4 && o < sizeof(msg); k++) {
 			char d[400];
 

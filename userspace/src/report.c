@@ -115,7 +115,7 @@ static void report_header(FILE *out, const char *prefix, const struct run_info *
 		/* the statuses the device was told to return, not those a
 		 * scenario names in a step that never ran */
 		for (int s = 0; s < r->nsteps && s < sc->nsteps; s++) {
-			const char *name = sc->steps[s].fault.status;
+			const char *name = sc->steps[s].fault.rule.status;
 			const struct wb_status *bs;
 
 			if (!r->steps[s].ran || sc->steps[s].op != OP_FAULT)
