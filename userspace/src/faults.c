@@ -62,7 +62,7 @@ static int file_extents(const struct stack *s, const char *file, struct ext *e, 
 {
 	int n;
 
-	if (s->fs == FS_RAW) {
+	if (!wb_fs[s->fs].file_faults) {
 		add_msg(msg, len, "file-targeted faults need a filesystem");
 		return -EINVAL;
 	}

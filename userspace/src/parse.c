@@ -21,7 +21,27 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
-const char *const fs_names[FS__N] = { "raw", "ext4", "ext2", "xfs", "btrfs" };
+const char *const fs_names[FS__N] = {
+#define FS_NAME(sfx, name) [FS_##sfx] = #name,
+	WB_FS_LIST(FS_NAME)
+#undef FS_NAME
+};
+/* columns of lib/c's file-system table, as masks of enum fs_kind */
+static int has_data_modes(const struct wb_fs_desc *f) { return f->data_modes; }
+static int has_dax(const struct wb_fs_desc *f) { return f->mkfs_dax != NULL; }
+static int has_mkfs(const struct wb_fs_desc *f) { return f->mkfs != NULL; }
+static int no_mkfs(const struct wb_fs_desc *f) { return !f->mkfs; }
+
+static unsigned fs_mask(int (*pick)(const struct wb_fs_desc *))
+{
+	unsigned m = 0;
+
+	for (int i = 0; i < FS__N; i++)
+		if (pick(&wb_fs[i]))
+			m |= 1u << i;
+	return m;
+}
+
 const char *const data_mode_names[4] = { "default", "ordered", "writeback", "journal" };
 const char *const content_names[CONTENT__N] = { "-", "new", "old", "zero", "mixed" };
 const char *const recover_names[REC__N] = { "kill", "clear_faults", "drop_caches", "remount", "device_cycle" };
@@ -309,8 +329,12 @@ static int parse_per_fs(struct pctx *c, yaml_node_t *n, int *out, int unset, fs_
 			for (int i = 0; i < FS__N; i++)
 				if (!strcmp(fs_names[i], ks))
 					fs = i;
-			if (fs < 0)
-				return perr(c, k, "unknown filesystem \"%s\" (expected raw, ext4, ext2, xfs, btrfs or default)", ks);
+			if (fs < 0) {
+				char all[128];
+
+				wb_fs_list(all, sizeof(all), NULL, NULL);
+				return perr(c, k, "unknown filesystem \"%s\" (expected %s or default)", ks, all);
+			}
 		}
 		if (fn(c, val, &v))
 			return -1;
@@ -817,6 +841,10 @@ static int parse_fs(struct pctx *c, yaml_node_t *n, unsigned *mask)
 	int fs;
 
 	*mask = 0;
+	if (n->type == YAML_SCALAR_NODE && !strcmp((const char *)n->data.scalar.value, "all")) {
+		*mask = (1u << FS__N) - 1;	/* every one of the table, raw too */
+		return 0;
+	}
 	if (n->type == YAML_SCALAR_NODE) {
 		if (get_enum(c, n, fs_names, FS__N, &fs))
 			return -1;
@@ -824,7 +852,7 @@ static int parse_fs(struct pctx *c, yaml_node_t *n, unsigned *mask)
 		return 0;
 	}
 	if (n->type != YAML_SEQUENCE_NODE)
-		return perr(c, n, "expected a filesystem name or a list of them, got %s", kind_name(n));
+		return perr(c, n, "expected a filesystem name, a list of them or all, got %s", kind_name(n));
 	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
 		size_t old = path_push(c, "[%d]", (int)(it - n->data.sequence.items.start));
 
@@ -1221,17 +1249,23 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 		return perr(c, n, "missing key 'name'");
 	if (!have_fs)
 		return perr(c, n, "missing key 'fs'");
-	if (dmnode && sc->data_modes != 1u << DM_DEFAULT && !(sc->fs_mask & (1u << FS_EXT4))) {
-		size_t old = path_push(c, "%sdata_mode", c->path[0] ? "." : "");
+	if (dmnode && sc->data_modes != 1u << DM_DEFAULT && !(sc->fs_mask & fs_mask(has_data_modes))) {
+		char which[64];
 
-		(void)old;
-		return perr(c, dmnode, "data_mode applies to ext4 only");
+		wb_fs_list(which, sizeof(which), has_data_modes, "and");
+		path_push(c, "%sdata_mode", c->path[0] ? "." : "");
+		return perr(c, dmnode, "data_mode applies to %s only", which);
 	}
 	if (sc->dax) {
 		size_t old = path_push(c, "%sdax", c->path[0] ? "." : "");
 
-		if (sc->fs_mask & ~((1u << FS_EXT4) | (1u << FS_XFS)))
-			return perr(c, daxnode, "dax runs on ext4 and xfs (btrfs has no DAX; raw is the block device, not a mapping of pmem)");
+		if (sc->fs_mask & ~fs_mask(has_dax)) {
+			char which[64];
+
+			wb_fs_list(which, sizeof(which), has_dax, "and");
+			return perr(c, daxnode, "dax runs on %s (btrfs has no DAX; raw is the block device, not a mapping of pmem)",
+				    which);
+		}
 		if (sc->lvm)
 			return perr(c, daxnode, "dax does not stack on lvm (the scenario's device is the pmem under dm-wberr)");
 		if (sc->data_modes != 1u << DM_DEFAULT)
@@ -1252,8 +1286,12 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 	if (prog) {
 		size_t old = path_push(c, "%sprogram", c->path[0] ? "." : "");
 
-		if (sc->fs_mask & (1u << FS_RAW))
-			return perr(c, prog, "a program needs a file system, not raw");
+		if (sc->fs_mask & ~fs_mask(has_mkfs)) {
+			char which[64];
+
+			wb_fs_list(which, sizeof(which), no_mkfs, "or");
+			return perr(c, prog, "a program needs a file system, not %s", which);
+		}
 		sc->prog = calloc(1, sizeof(*sc->prog));
 		if (!sc->prog)
 			return perr(c, prog, "out of memory");
@@ -1491,8 +1529,8 @@ int expand_instances(const struct scenario_set *set, struct instance **out)
 			if (!(sc->fs_mask & (1u << fs)))
 				continue;
 			for (int dm = 0; dm < 4; dm++) {
-				/* every fs but ext4 runs once, in its only mode */
-				if (fs == FS_EXT4 ? !(sc->data_modes & (1u << dm)) : dm != DM_DEFAULT)
+				/* a fs without data modes runs once, in its only mode */
+				if (wb_fs[fs].data_modes ? !(sc->data_modes & (1u << dm)) : dm != DM_DEFAULT)
 					continue;
 				for (int s = 0; s < (sc->matrix_status ? sc->nstatuses : 1); s++) {
 					size_t o;
@@ -1503,13 +1541,13 @@ int expand_instances(const struct scenario_set *set, struct instance **out)
 					}
 					v[n].sc = sc;
 					v[n].fs = fs;
-					v[n].data_mode = fs == FS_EXT4 ? dm : DM_DEFAULT;
+					v[n].data_mode = wb_fs[fs].data_modes ? dm : DM_DEFAULT;
 					v[n].status = sc->matrix_status ? sc->statuses[s] : NULL;
 					o = (size_t)snprintf(v[n].id, sizeof(v[n].id), "%s/%s", fs_names[fs], sc->name);
 					if (v[n].status)
 						o += (size_t)snprintf(v[n].id + o, sizeof(v[n].id) - o, "[%s]", v[n].status);
 					/* a scenario of several modes names the mode of each */
-					if (fs == FS_EXT4 && (sc->data_modes & (sc->data_modes - 1)))
+					if (wb_fs[fs].data_modes && (sc->data_modes & (sc->data_modes - 1)))
 						snprintf(v[n].id + o, sizeof(v[n].id) - o, "[data=%s]", data_mode_names[dm]);
 					n++;
 				}

@@ -4,8 +4,15 @@
 #define WBERR_SCENARIO_H
 
 #include <stdint.h>
+#include "wb_fs.h"
 
-enum fs_kind { FS_RAW, FS_EXT4, FS_EXT2, FS_XFS, FS_BTRFS, FS__N };
+/* the file systems: lib/c's table (wb_fs.h), FS_<X> == WB_FS_<X> */
+enum fs_kind {
+#define FS_ENUM(sfx, name) FS_##sfx = WB_FS_##sfx,
+	WB_FS_LIST(FS_ENUM)
+#undef FS_ENUM
+	FS__N
+};
 extern const char *const fs_names[FS__N];
 
 enum data_mode { DM_DEFAULT, DM_ORDERED, DM_WRITEBACK, DM_JOURNAL };

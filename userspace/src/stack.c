@@ -25,11 +25,11 @@ static void mount_opts(const struct stack *s, char *buf, size_t len)
 	const char *mo = sc->has_mount_opts_fs ? sc->mount_opts_fs[s->fs] : sc->mount_opts;
 
 	buf[0] = 0;
-	if (s->fs == FS_EXT4 && s->data_mode != DM_DEFAULT)
+	if (wb_fs[s->fs].data_modes && s->data_mode != DM_DEFAULT)
 		snprintf(buf, len, "data=%s%s%.400s", data_mode_names[s->data_mode],
 			 mo[0] ? "," : "", mo);
 	else if (sc->dax)	/* ext4 refuses a device without DAX, xfs would fall back */
-		snprintf(buf, len, "dax=always%s%.400s", mo[0] ? "," : "", mo);
+		snprintf(buf, len, "%s%s%.400s", wb_fs[s->fs].mount_dax, mo[0] ? "," : "", mo);
 	else
 		snprintf(buf, len, "%.500s", mo);
 }
@@ -39,7 +39,7 @@ int stack_mount(struct stack *s)
 	char opts[TEXT_LEN + 32];
 
 	mount_opts(s, opts, sizeof(opts));
-	if (mount(s->dev, s->mnt, fs_names[s->fs], 0, opts[0] ? opts : NULL))
+	if (mount(s->dev, s->mnt, wb_fs[s->fs].name, 0, opts[0] ? opts : NULL))
 		return -errno;
 	s->mounted = 1;
 	return 0;
@@ -187,19 +187,10 @@ static int pmem_rebind(const char *disk, char *reason, size_t rlen)
 	return pmem_clean(disk, reason, rlen) ? 0 : -1;
 }
 
+/* lib/c's file-system table: NULL for raw */
 static const char *mkfs_command(const struct stack *s)
 {
-	switch (s->fs) {
-	case FS_EXT4:
-		/* DAX needs the page size as block size, and mke2fs makes 1k
-		 * blocks on a "small" (< 512 MiB) file system */
-		return s->sc->dax ? "mkfs.ext4 -F -q -b 4096 -E lazy_itable_init=0,lazy_journal_init=0"
-				  : "mkfs.ext4 -F -q -E lazy_itable_init=0,lazy_journal_init=0";
-	case FS_EXT2: return "mkfs.ext2 -F -q -E lazy_itable_init=0";
-	case FS_XFS: return "mkfs.xfs -f -q";
-	case FS_BTRFS: return "mkfs.btrfs -f -q";
-	}
-	return NULL;
+	return s->sc->dax ? wb_fs[s->fs].mkfs_dax : wb_fs[s->fs].mkfs;
 }
 
 int stack_setup(struct stack *s, char *reason, size_t rlen)

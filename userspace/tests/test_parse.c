@@ -123,6 +123,25 @@ static void test_matrix(void)
 	scenario_set_free(&set);
 }
 
+/* fs: all, every file system of lib/c's table */
+static void test_fs_all(void)
+{
+	struct scenario_set set = { 0 };
+	struct instance *inst = NULL;
+	int n;
+
+	is_int(0, parse("name: a\nfs: all\nsteps: [{op: sync}]\n", &set), "fs: all parses (%s)", err);
+	n = expand_instances(&set, &inst);
+	is_int(FS__N, n, "one instance per file system of the table");
+	if (n == FS__N)
+		is_str("btrfs/a", inst[FS_BTRFS].id, "in the table's order");
+	free(inst);
+	scenario_set_free(&set);
+	refuses("name: x\nfs: [all]\nsteps: [{op: sync}]\n",
+		"t.yaml:2:6: fs[0]: unknown value \"all\" (expected one of: raw, ext4, ext2, xfs, btrfs)",
+		"all inside a list");
+}
+
 static void test_list_of_scenarios(void)
 {
 	struct scenario_set set = { 0 };
@@ -463,6 +482,7 @@ static void test_dax(void)
 
 int main(void)
 {
+	test_fs_all();
 	test_rule_keys();
 	test_dax();
 	test_program();
