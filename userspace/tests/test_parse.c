@@ -187,7 +187,7 @@ static void test_refusals(void)
 		"t.yaml:3:10: size_mb: size_mb must be 64..4096", "a tiny device");
 	refuses("name: x\nfs: ext4\nstep: []\n",
 		"t.yaml:3:1: step: unknown key 'step' (allowed: name, description, guarantee, fs, data_mode, "
-		"mkfs_options, mount_options, size_mb, stack, oracle, fidelity, matrix, steps, program)",
+		"mkfs_options, mount_options, size_mb, stack, dax, oracle, fidelity, matrix, steps, program)",
 		"an unknown scenario key");
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsync, fd: a, fd: b}\n",
 		"t.yaml:4:24: steps[0].fd: duplicate key", "a duplicate key");
