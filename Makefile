@@ -228,7 +228,8 @@ image: kernel module userspace
 	@$(TOP)/qemu/mkimage.sh $(IMAGE_KERNEL) --modules $(MODDIR) --out $(IMAGE)
 
 # Downloads the Debian packages once (about 41 MiB), then reuses the cache.
-apps: deps
+# qemu/host-tools.sh asks wberr-names (lib/c) for the mkfs programs.
+apps: $(LIBWB)
 	@$(TOP)/qemu/mkapps.sh --out $(APPS_IMG)
 
 unit-test: userspace

@@ -8,11 +8,45 @@
  * disagree.  No kernel or libc includes: the errno names resolve in the
  * includer's errno.h.
  *
- * Define WBERR_ABI_STATUS(nr, name, sfx, err), WBERR_ABI_OP(sfx, name)
- * and/or WBERR_ABI_FLAG(sfx, name) before including it; each list is
- * expanded once and the macro undefined, so the file has no include guard
- * on purpose.
+ * Define WBERR_ABI_STATUS(nr, name, sfx, err), WBERR_ABI_OP(sfx, name),
+ * WBERR_ABI_FLAG(sfx, name), WBERR_ABI_ACTION(sfx, name) and/or
+ * WBERR_ABI_KEY(sfx, wire, yaml, kind, min, max, dflt, listed) before
+ * including it; each list is expanded once and the macro undefined, so the
+ * file has no include guard on purpose.  The constants first are guarded:
+ * the first include defines them.
  */
+
+#ifndef WBERR_ABI_NR_STATUS
+/* one past the largest blk_status_t value in 6.12 */
+#define WBERR_ABI_NR_STATUS		20
+/* accepted for resv_conflict: BLK_STS_NEXUS was renamed in 6.5 */
+#define WBERR_ABI_STATUS_ALIAS		"nexus"
+#define WBERR_ABI_STATUS_ALIAS_OF	"resv_conflict"
+/*
+ * The longest action=delay:<ms>.  A held bio keeps every suspend that the
+ * target's presuspend does not see waiting (dm-stats' internal suspend, a
+ * device stacked above) and its submitter in D state: stay below the
+ * default hung-task timeout (120 s).  The "release" message ends the wait.
+ */
+#define WBERR_ABI_DELAY_MAX_MS		60000
+/* prob= is in parts per million */
+#define WBERR_ABI_PPM			1000000
+/* the largest NUMBER: a u64 (plain C, for the kernel and userspace alike) */
+#define WBERR_ABI_U64_MAX		(~0ULL)
+
+/*
+ * The kinds of a key's value and when "list" prints it (WBERR_ABI_KEY).
+ * Macros, not enums: an includer may be inside an enum of its own when
+ * the first include expands this block.
+ */
+#define WBERR_ABI_KIND_RANGE		0
+#define WBERR_ABI_KIND_NUMBER		1
+#define WBERR_ABI_KIND_ACTION		2
+#define WBERR_ABI_KIND_FLAGS		3
+#define WBERR_ABI_KIND_BOOL		4
+#define WBERR_ABI_LISTED_ALWAYS		0
+#define WBERR_ABI_LISTED_SET		1
+#endif
 
 /*
  * Every status a rule may complete a bio with, in value order: the
@@ -79,17 +113,47 @@ WBERR_ABI_FLAG(NOUNMAP,		nounmap)
 #undef WBERR_ABI_FLAG
 #endif
 
-#ifndef WBERR_ABI_NR_STATUS
-/* one past the largest blk_status_t value in 6.12 */
-#define WBERR_ABI_NR_STATUS		20
-/* accepted for resv_conflict: BLK_STS_NEXUS was renamed in 6.5 */
-#define WBERR_ABI_STATUS_ALIAS		"nexus"
-#define WBERR_ABI_STATUS_ALIAS_OF	"resv_conflict"
 /*
- * The longest action=delay:<ms>.  A held bio keeps every suspend that the
- * target's presuspend does not see waiting (dm-stats' internal suspend, a
- * device stacked above) and its submitter in D state: stay below the
- * default hung-task timeout (120 s).  The "release" message ends the wait.
+ * What a rule does with a bio once it fires (after its delay, if any), in
+ * the order of the kernel's enum: action=fail, action=drop, and pass,
+ * which only follows a delay (action=delay:<ms>:pass).
  */
-#define WBERR_ABI_DELAY_MAX_MS		60000
+#ifdef WBERR_ABI_ACTION
+WBERR_ABI_ACTION(FAIL,		fail)	/* complete with the status */
+WBERR_ABI_ACTION(DROP,		drop)	/* complete with success, unwritten */
+WBERR_ABI_ACTION(PASS,		pass)	/* remap: only after a delay */
+#undef WBERR_ABI_ACTION
+#endif
+
+/*
+ * The keys of a rule, "<ops> <status> [<key>=<value>...]" (the "add"
+ * message and the table line's "rule"), in the order "list" prints them:
+ *   sfx     the enum suffix (WBERR_KEY_<sfx>)
+ *   wire    the key in a message
+ *   yaml    the key of a scenario's fault step (userspace/src/parse.c),
+ *           where it differs: bio_flags is flags= on the wire
+ *   kind    RANGE <first>-<last> sectors; NUMBER a strict decimal u64;
+ *           ACTION fail|drop|delay:<ms>[:fail|:drop|:pass]; FLAGS
+ *           <flag>[,<flag>...] of the WBERR_ABI_FLAG names, each may
+ *           start with '!'; BOOL 0 or 1 (a YAML boolean)
+ *   min,max the values a NUMBER or BOOL takes, inclusive (0, 0 for the
+ *           other kinds)
+ *   dflt    the value when the key is not given (RANGE: the whole
+ *           target; ACTION: fail; FLAGS: any bio)
+ *   listed  ALWAYS: "list" prints it for every rule; SET: only when not
+ *           at its default (the keys added in 1.1)
+ * prob=0 is a rule that matches and counts its bios and never fires (a
+ * probe of which bios reach it): the target has taken it since 1.0, and
+ * scenarios take it too.
+ */
+#ifdef WBERR_ABI_KEY
+WBERR_ABI_KEY(SECTORS,	sectors,	sectors,	RANGE,	0,	0,			0,		ALWAYS)
+WBERR_ABI_KEY(SKIP,	skip,		skip,		NUMBER,	0,	WBERR_ABI_U64_MAX,	0,		ALWAYS)
+WBERR_ABI_KEY(COUNT,	count,		count,		NUMBER,	0,	WBERR_ABI_U64_MAX,	0,		ALWAYS)
+WBERR_ABI_KEY(EVERY,	every,		every,		NUMBER,	1,	WBERR_ABI_U64_MAX,	1,		ALWAYS)
+WBERR_ABI_KEY(PROB,	prob,		prob,		NUMBER,	0,	WBERR_ABI_PPM,		WBERR_ABI_PPM,	ALWAYS)
+WBERR_ABI_KEY(ACTION,	action,		action,		ACTION,	0,	0,			0,		ALWAYS)
+WBERR_ABI_KEY(FLAGS,	flags,		bio_flags,	FLAGS,	0,	0,			0,		SET)
+WBERR_ABI_KEY(SPLIT,	split,		split,		BOOL,	0,	1,			0,		SET)
+#undef WBERR_ABI_KEY
 #endif

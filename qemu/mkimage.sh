@@ -93,8 +93,11 @@ for t in "${host_tools[@]}"; do
 	if [ -x "$t" ]; then copy_file "$t"; copy_libs "$t"; else echo "[image] note: $t not installed, left out" >&2; fi
 done
 for c in "${lvm_cmds[@]}"; do ln -sf lvm "$root/usr/sbin/$c"; done
-ln -sf mke2fs "$root/usr/sbin/mkfs.ext4"
-ln -sf mke2fs "$root/usr/sbin/mkfs.ext2"
+# a file system's mkfs program that is a link on the host (mkfs.ext4 ->
+# mke2fs, copied above) is the same link in the image
+while read -r prog path; do
+	[ "${path##*/}" = "$prog" ] || ln -sf "${path##*/}" "$root${path%/*}/$prog"
+done < <(mkfs_programs)
 cp /etc/mke2fs.conf "$root/etc/"
 cp "$here/guest/lvm.conf" "$root/etc/lvm.conf" 2>/dev/null || true
 mkdir -p "$root/etc/lvm" && mv "$root/etc/lvm.conf" "$root/etc/lvm/lvm.conf" 2>/dev/null || true
@@ -132,8 +135,10 @@ fi
 # CPU has no SSE4.2 for crc32c-intel; nfit and nd_pmem for run-guest
 # --pmem, the pfn (fsdax) code being part of libnvdimm).  A name the kernel builds in or
 # lacks (dm_dust on Debian) is noted and left out.
+# The file systems' modules come from lib/c's table (wberr-names module).
 debian_modules=(crc32c_generic virtio_pci virtio_blk dm_mod dm_flakey dm_dust dm_delay
-	loop null_blk ext4 xfs btrfs nfit nd_pmem)
+	loop null_blk $(for fs in $("$wberr_names" fs); do "$wberr_names" module "$fs" || true; done | awk '!seen[$0]++')
+	nfit nd_pmem)
 if [ -n "$debdir" ]; then
 	step "stage the modules of $debdir"
 	rel=$(cat "$debdir/release")

@@ -39,6 +39,7 @@
 
 #include "wb_names.h"
 #include "wb_rand.h"
+#include "wb_rule.h"
 
 #define MSG_MAX 1024
 
@@ -183,46 +184,39 @@ static void bad_status(char *w, size_t size)
 	}
 }
 
-/* the rule keys, as many as dm-wberr's (a test of add's word count relies on it) */
-enum { K_SECTORS, K_SKIP, K_COUNT, K_EVERY, K_PROB, K_ACTION, K_FLAGS, K_SPLIT, NR_K };
+/* the rule keys: dm-wberr-abi.h's table (a test of add's word count relies
+ * on there being as many as the target takes) */
+#define NR_K WB_KEY__N
 
 static void valid_kv(char *w, size_t size, unsigned int k, unsigned long long len)
 {
-	unsigned long long a, b;
+	const struct wb_rule_key_desc *d = &wb_rule_keys[k];
+	unsigned long long a, b, span;
 
-	switch (k) {
-	case K_SECTORS:
+	switch (d->kind) {
+	case WBERR_ABI_KIND_RANGE:
 		a = rnd() % len;
 		b = a + rnd() % (len - a);
-		snprintf(w, size, "sectors=%llu-%llu", a, b);
+		snprintf(w, size, "%s=%llu-%llu", d->wire, a, b);
 		break;
-	case K_SKIP:
-		snprintf(w, size, "skip=%u", rn(1000));
+	case WBERR_ABI_KIND_NUMBER:
+	case WBERR_ABI_KIND_BOOL:
+		/* the whole range when it is small (prob, split), else its first 1000 */
+		span = d->max - d->min <= WBERR_ABI_PPM ? d->max - d->min + 1 : 1000;
+		snprintf(w, size, "%s=%llu", d->wire, (unsigned long long)d->min + rn((unsigned int)span));
 		break;
-	case K_COUNT:
-		snprintf(w, size, "count=%u", rn(1000));
-		break;
-	case K_EVERY:
-		snprintf(w, size, "every=%u", 1 + rn(1000));
-		break;
-	case K_PROB:
-		snprintf(w, size, "prob=%u", rn(1000001));
-		break;
-	case K_FLAGS: {
+	case WBERR_ABI_KIND_FLAGS: {
 		/* distinct flags, each required or ('!') excluded */
 		size_t n = 0, i;
 		unsigned int nf = 1 + rn(3), start = rn((unsigned int)wb_nr_bio_flags);
 
-		n += (size_t)snprintf(w, size, "flags=");
+		n += (size_t)snprintf(w, size, "%s=", d->wire);
 		for (i = 0; i < nf; i++)
 			n += (size_t)snprintf(w + n, size - n, "%s%s%s", i ? "," : "",
 					      rn(2) ? "!" : "",
 					      wb_bio_flag_names[(start + i) % wb_nr_bio_flags]);
 		break;
 	}
-	case K_SPLIT:
-		snprintf(w, size, "split=%u", rn(2));
-		break;
 	default:
 		/* never a drop: the ops may include read */
 		switch (rn(4)) {
@@ -235,11 +229,28 @@ static void valid_kv(char *w, size_t size, unsigned int k, unsigned long long le
 	}
 }
 
+/* a NUMBER key's value just outside its range, from the table */
+static void out_of_range(char *w, size_t size)
+{
+	unsigned int k;
+
+	do
+		k = rn(NR_K);
+	while (wb_rule_keys[k].kind != WBERR_ABI_KIND_NUMBER && wb_rule_keys[k].kind != WBERR_ABI_KIND_BOOL);
+	if (wb_rule_keys[k].min && rn(2))
+		snprintf(w, size, "%s=%llu", wb_rule_keys[k].wire, (unsigned long long)wb_rule_keys[k].min - 1);
+	else if (wb_rule_keys[k].max == WBERR_ABI_U64_MAX)
+		snprintf(w, size, "%s=18446744073709551616", wb_rule_keys[k].wire);
+	else
+		snprintf(w, size, "%s=%llu", wb_rule_keys[k].wire,
+			 (unsigned long long)wb_rule_keys[k].max + 1 + rn(1000));
+}
+
 static void bad_kv(char *w, size_t size, unsigned long long len)
 {
 	char g[32];
 
-	switch (rn(42)) {
+	switch (rn(43)) {
 	case 0: snprintf(w, size, "sectors=%llu", rnd() % len); break;
 	case 1: snprintf(w, size, "sectors=%llu-", rnd() % len); break;
 	case 2: snprintf(w, size, "sectors=-%llu", rnd() % len); break;
@@ -281,19 +292,16 @@ static void bad_kv(char *w, size_t size, unsigned long long len)
 	case 38: snprintf(w, size, "action=delay:5:"); break;
 	case 39: snprintf(w, size, "action=pass"); break;
 	case 40: snprintf(w, size, "action=delay::pass"); break;
+	case 41: out_of_range(w, size); break;
 	default: {
-		static const char *const keys[] = {
-			"sectors", "skip", "count", "every", "prob", "action",
-			"flags", "split",
-		};
 		unsigned int i;
 
 		do {
 			garbage_word(g, sizeof(g), NULL, 0);
-			for (i = 0; i < N(keys); i++)
-				if (!strcmp(g, keys[i]))
+			for (i = 0; i < NR_K; i++)
+				if (!strcmp(g, wb_rule_keys[i].wire))
 					break;
-		} while (i < N(keys) || strchr(g, '='));
+		} while (i < NR_K || strchr(g, '='));
 		snprintf(w, size, "%s=%u", g, rn(10));
 	}
 	}

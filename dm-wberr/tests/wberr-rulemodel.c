@@ -46,11 +46,11 @@
 #include "wb_faultlog.h"
 #include "wb_names.h"
 #include "wb_rand.h"
+#include "wb_rule.h"
+#include "wb_wberr.h"
 
 #define MAX_LIVE	64
 #define OUT_MAX		(1 << 20)
-
-enum action { ACT_FAIL, ACT_DROP, ACT_PASS };
 
 /* one status of the device's "statuses" reply */
 struct kstatus {
@@ -58,15 +58,12 @@ struct kstatus {
 	unsigned int value;		/* this kernel's blk_status_t */
 };
 
+/* a rule of the model: lib/c's wb_rule (its status by name), as "list" shows it */
 struct mrule {
 	unsigned int id;
-	unsigned int classes;		/* WB_OP_* bits */
+	struct wb_rule r;
 	const struct kstatus *status;
-	uint64_t first, last, skip, count, every;
-	unsigned int prob, delay_ms;
-	enum action action;
-	unsigned int flags_set, flags_clear;	/* bits: wb_bio_flag_names index */
-	int split, live;
+	int live;
 	char canon[512];
 };
 
@@ -76,7 +73,7 @@ static struct wb_rand rng;
 static struct mrule *rules;		/* every rule ever added, id - 1 */
 static unsigned int nr_rules;
 static unsigned long mismatches;
-static char *out;
+static struct wb_wberr dev;		/* the device; its last response */
 
 static uint64_t rnd(void)
 {
@@ -111,67 +108,30 @@ static int flag_index(const char *name)
 	return -1;
 }
 
-static void format_flags(const struct mrule *r, char *buf, size_t len)
+/* @r's key @k as a word of the add message */
+static void word(const struct mrule *m, int k, char *w, size_t len)
 {
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < wb_nr_bio_flags; i++)
-		if ((r->flags_set | r->flags_clear) & (1U << i))
-			n += (size_t)snprintf(buf + n, len - n, "%s%s%s", n ? "," : "",
-					      r->flags_clear & (1U << i) ? "!" : "",
-					      wb_bio_flag_names[i]);
-}
-
-static void format_action(const struct mrule *r, char *buf, size_t len)
-{
-	static const char *const names[] = { "fail", "drop", "pass" };
-
-	if (!r->delay_ms)
-		snprintf(buf, len, "%s", names[r->action]);
-	else if (r->action == ACT_FAIL)
-		snprintf(buf, len, "delay:%u", r->delay_ms);
-	else
-		snprintf(buf, len, "delay:%u:%s", r->delay_ms, names[r->action]);
-}
-
-/* what "list" prints for @r, up to " matched=" */
-static void canonical(struct mrule *r)
-{
-	char ops[64], act[32], flags[128];
-	int n;
-
-	wb_op_format(r->classes, ops, sizeof(ops));
-	format_action(r, act, sizeof(act));
-	format_flags(r, flags, sizeof(flags));
-	n = snprintf(r->canon, sizeof(r->canon),
-		     "%u %s %s sectors=%" PRIu64 "-%" PRIu64 " skip=%" PRIu64 " count=%" PRIu64
-		     " every=%" PRIu64 " prob=%u action=%s",
-		     r->id, ops, r->status->name, r->first, r->last, r->skip, r->count,
-		     r->every, r->prob, act);
-	if (flags[0])
-		n += snprintf(r->canon + n, sizeof(r->canon) - (size_t)n, " flags=%s", flags);
-	if (r->split)
-		snprintf(r->canon + n, sizeof(r->canon) - (size_t)n, " split=1");
+	wb_rule_format_key(&m->r, k, w, len);
 }
 
 /* A random valid rule and the add message for it, keys in random order. */
-static void gen_rule(struct mrule *r, uint64_t len, char *msg, size_t msize)
+static void gen_rule(struct mrule *m, uint64_t len, char *msg, size_t msize)
 {
 	static const char *const flag_pool[] = { "sync", "idle", "nowait", "meta", "background", "fua" };
+	struct wb_rule *r = &m->r;
 	char words[8][96], ops[64];
 	unsigned int nw = 0, order[8], i, j, t;
 	size_t n;
 
-	memset(r, 0, sizeof(*r));
+	memset(m, 0, sizeof(*m));
+	wb_rule_init(r);
 	do
-		r->classes = rn(64);
-	while (!r->classes);
-	r->status = &kstatuses[rn(nr_kstatuses)];
+		r->ops = rn(64);
+	while (!r->ops);
+	m->status = &kstatuses[rn(nr_kstatuses)];
+	snprintf(r->status, sizeof(r->status), "%s", m->status->name);
 	r->first = 0;
 	r->last = len - 1;
-	r->every = 1;
-	r->prob = 1000000;
 
 	if (rn(2)) {	/* most ranges in the sectors the I/O touches (0-4095) */
 		uint64_t span = rn(4) ? 4096 : len;
@@ -180,43 +140,40 @@ static void gen_rule(struct mrule *r, uint64_t len, char *msg, size_t msize)
 		r->last = r->first + rnd() % (rn(2) ? 64 : span - r->first);
 		if (r->last >= len)
 			r->last = len - 1;
-		snprintf(words[nw++], sizeof(words[0]), "sectors=%" PRIu64 "-%" PRIu64, r->first, r->last);
+		word(m, WB_KEY_SECTORS, words[nw++], sizeof(words[0]));
 	}
 	if (rn(3) == 0) {
 		r->skip = rn(4);
-		snprintf(words[nw++], sizeof(words[0]), "skip=%" PRIu64, r->skip);
+		word(m, WB_KEY_SKIP, words[nw++], sizeof(words[0]));
 	}
 	if (rn(3) == 0) {
 		r->count = rn(6);
-		snprintf(words[nw++], sizeof(words[0]), "count=%" PRIu64, r->count);
+		word(m, WB_KEY_COUNT, words[nw++], sizeof(words[0]));
 	}
 	if (rn(3) == 0) {
 		r->every = 1 + rn(3);
-		snprintf(words[nw++], sizeof(words[0]), "every=%" PRIu64, r->every);
+		word(m, WB_KEY_EVERY, words[nw++], sizeof(words[0]));
 	}
 	if (rn(4) == 0) {
 		r->prob = rn(2) ? rn(1000001) : 1000000;
-		snprintf(words[nw++], sizeof(words[0]), "prob=%u", r->prob);
+		word(m, WB_KEY_PROB, words[nw++], sizeof(words[0]));
 	}
 	if (rn(2)) {
 		unsigned int a = rn(5);
 
-		if ((a == 1 || a == 3) && (r->classes & WB_OP_READ))
+		if ((a == 1 || a == 3) && (r->ops & WB_OP_READ))
 			a = 0;	/* a drop on reads is refused */
-		r->action = a == 1 || a == 3 ? ACT_DROP : a == 4 ? ACT_PASS : ACT_FAIL;
+		r->action = a == 1 || a == 3 ? WB_ACT_DROP : a == 4 ? WB_ACT_PASS : WB_ACT_FAIL;
 		r->delay_ms = a >= 2 ? 1 + rn(20) : 0;
-		if (r->delay_ms && r->action == ACT_FAIL && rn(2))
+		if (r->delay_ms && r->action == WB_ACT_FAIL && rn(2))
 			snprintf(words[nw++], sizeof(words[0]), "action=delay:%u:fail", r->delay_ms);
-		else {
-			char act[32];
-
-			format_action(r, act, sizeof(act));
-			snprintf(words[nw++], sizeof(words[0]), "action=%s", act);
-		}
+		else
+			word(m, WB_KEY_ACTION, words[nw++], sizeof(words[0]));
 	}
 	if (rn(3) == 0) {
 		unsigned int nf = 1 + rn(2);
 
+		/* in the order drawn, not the log's: the target takes any */
 		n = (size_t)snprintf(words[nw], sizeof(words[0]), "flags=");
 		for (i = 0; i < nf; i++) {
 			int f = flag_index(flag_pool[rn(sizeof(flag_pool) / sizeof(flag_pool[0]))]);
@@ -234,8 +191,8 @@ static void gen_rule(struct mrule *r, uint64_t len, char *msg, size_t msize)
 		nw++;
 	}
 	if (rn(3) == 0) {
-		r->split = rn(2);
-		snprintf(words[nw++], sizeof(words[0]), "split=%d", r->split);
+		r->split = (int)rn(2);
+		word(m, WB_KEY_SPLIT, words[nw++], sizeof(words[0]));
 	}
 
 	for (i = 0; i < nw; i++)
@@ -246,37 +203,36 @@ static void gen_rule(struct mrule *r, uint64_t len, char *msg, size_t msize)
 		order[i - 1] = order[j];
 		order[j] = t;
 	}
-	wb_op_format(r->classes, ops, sizeof(ops));
-	n = (size_t)snprintf(msg, msize, "add %s %s", ops,
-			     !strcmp(r->status->name, wb_status_alias_of) && rn(2) ? wb_status_alias :
-			     rn(3) == 0 ? (snprintf(words[7], sizeof(words[7]), "%u", r->status->value),
-					   words[7]) : r->status->name);
+	wb_op_format(r->ops, ops, sizeof(ops));
+	n = (size_t)snprintf(msg, msize, "%s %s", ops,
+			     !strcmp(m->status->name, wb_status_alias_of) && rn(2) ? wb_status_alias :
+			     rn(3) == 0 ? (snprintf(words[7], sizeof(words[7]), "%u", m->status->value),
+					   words[7]) : m->status->name);
 	for (i = 0; i < nw; i++)
 		n += (size_t)snprintf(msg + n, msize - n, " %s", words[order[i]]);
 }
 
-static int send(const char *dm, const char *msg)
+/* a refusal other than EINVAL (which the caller judges) ends the run */
+static int sent(int err)
 {
-	int err = wb_dm_message(dm, msg, out, OUT_MAX);
-
-	if (err && err != -EINVAL) {
-		fprintf(stderr, "wberr-rulemodel: message '%s': %s\n", msg, wb_dm_error());
+	if (err && err != -EINVAL && err != -EPROTO) {
+		fprintf(stderr, "wberr-rulemodel: message '%s': %s\n", dev.sent, wb_dm_error());
 		exit(2);
 	}
 	return err;
 }
 
 /* the device's "statuses" reply into kstatuses[]; exits 2 when unusable */
-static void load_statuses(const char *dm)
+static void load_statuses(void)
 {
 	char *word, *save = NULL, *eq;
 	unsigned int v;
 
-	if (send(dm, "statuses")) {
+	if (sent(wb_wberr_message(&dev, "statuses"))) {
 		fprintf(stderr, "wberr-rulemodel: the device refuses 'statuses' (dm-wberr older than 1.2?)\n");
 		exit(2);
 	}
-	for (word = strtok_r(out, " \n", &save); word; word = strtok_r(NULL, " \n", &save)) {
+	for (word = strtok_r(dev.resp, " \n", &save); word; word = strtok_r(NULL, " \n", &save)) {
 		eq = strchr(word, '=');
 		if (!eq || eq == word || (size_t)(eq - word) >= sizeof(kstatuses[0].name) ||
 		    sscanf(eq + 1, "%u", &v) != 1 ||
@@ -296,17 +252,23 @@ static void load_statuses(const char *dm)
 	       kstatuses[nr_kstatuses - 1].name, kstatuses[nr_kstatuses - 1].value);
 }
 
-/* "list" against the model's live rules, in id order */
-static void check_list(const char *dm, unsigned long step)
+/* "list" against the model's live rules, in id order; each line read back
+ * by lib/c's parser must give the model's rule again */
+static void check_list(unsigned long step)
 {
-	unsigned int next = 0;
-	char *line, *save = NULL, *m;
+	unsigned int next = 0, id;
+	uint64_t matched, fired;
+	struct wb_rule back;
+	char *line, *save = NULL, *m, again[512];
 
-	if (send(dm, "list"))
+	if (sent(wb_wberr_message(&dev, "list")))
 		mismatch("step %lu: list refused", step);
-	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(dev.resp, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		while (next < nr_rules && !rules[next].live)
 			next++;
+		if (wb_rule_parse_listed(line, &id, &back, &matched, &fired) ||
+		    wb_rule_format_listed(&back, id, again, sizeof(again)) || strncmp(line, again, strlen(again)))
+			mismatch("step %lu: list line '%s' does not read back ('%s')", step, line, again);
 		m = strstr(line, " matched=");
 		if (m)
 			*m = '\0';
@@ -335,189 +297,207 @@ static int has_flag(const char *flags, const char *name)
 	return 0;
 }
 
-/* every log entry against the rule it names; counts per rule into @logged */
-static unsigned long check_log(const char *dm, unsigned long *logged)
+struct log_check {
+	unsigned long *logged;		/* entries per rule */
+	unsigned long n;
+	uint64_t expect_seq;
+};
+
+/* one log entry against the rule it names (wb_wberr_log's callback) */
+static int check_entry(void *arg, const char *line, const struct wb_fault *f)
 {
-	uint64_t from = 0, expect_seq = 0;
-	unsigned long n = 0;
-	char msg[64], *line, *save;
-	struct wb_fault f;
+	struct log_check *lc = arg;
+	const struct mrule *m;
+	const struct wb_rule *r;
+	int class_bit;
 
-	for (;;) {
-		snprintf(msg, sizeof(msg), "log %" PRIu64, from);
-		if (send(dm, msg)) {
-			mismatch("log %" PRIu64 " refused", from);
-			return n;
-		}
-		if (!out[0])
-			return n;
-		save = NULL;
-		for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			const struct mrule *r;
-			int class_bit;
-
-			if (wb_fault_parse(line, &f)) {
-				mismatch("log line '%s' does not parse", line);
-				return n;
-			}
-			n++;
-			from = f.seq + 1;
-			if (f.seq != expect_seq)
-				mismatch("log seq %" PRIu64 " after %" PRIu64 " (the log wrapped?)",
-					 f.seq, expect_seq);
-			expect_seq = f.seq + 1;
-			if (!f.rule || f.rule > nr_rules) {
-				mismatch("log '%s': no rule %u was ever added", line, f.rule);
-				continue;
-			}
-			r = &rules[f.rule - 1];
-			logged[f.rule - 1]++;
-			class_bit = wb_name_lookup(wb_op_names, f.opclass);
-			if (class_bit < 0 || !(r->classes & (unsigned int)class_bit))
-				mismatch("log '%s': op %s is not in rule '%s'", line, f.opclass, r->canon);
-			for (size_t i = 0; i < wb_nr_bio_flags; i++) {
-				int has = has_flag(f.flags, wb_bio_flag_names[i]);
-
-				if (((r->flags_set >> i) & 1) && !has)
-					mismatch("log '%s': lacks %s, rule '%s'", line,
-						 wb_bio_flag_names[i], r->canon);
-				if (((r->flags_clear >> i) & 1) && has)
-					mismatch("log '%s': has %s, rule '%s'", line,
-						 wb_bio_flag_names[i], r->canon);
-			}
-			if (strcmp(f.opclass, "flush")) {
-				uint64_t last = f.sector + (f.nr ? f.nr : 1) - 1;
-
-				if (last < r->first || f.sector > r->last)
-					mismatch("log '%s': outside rule '%s'", line, r->canon);
-				else if (r->split && (f.sector < r->first || last > r->last))
-					mismatch("log '%s': a split rule's piece sticks out of '%s'",
-						 line, r->canon);
-			}
-			if (r->action == ACT_PASS)
-				mismatch("log '%s': a passed bio is never logged ('%s')", line, r->canon);
-			else if (strcmp(f.status, r->action == ACT_DROP ? "ok" : r->status->name))
-				mismatch("log '%s': status %s, rule '%s'", line, f.status, r->canon);
-		}
+	if (!f) {
+		mismatch("log line '%s' does not parse", line);
+		return 1;
 	}
+	lc->n++;
+	if (f->seq != lc->expect_seq)
+		mismatch("log seq %" PRIu64 " after %" PRIu64 " (the log wrapped?)", f->seq, lc->expect_seq);
+	lc->expect_seq = f->seq + 1;
+	if (!f->rule || f->rule > nr_rules) {
+		mismatch("log '%s': no rule %u was ever added", line, f->rule);
+		return 0;
+	}
+	m = &rules[f->rule - 1];
+	r = &m->r;
+	lc->logged[f->rule - 1]++;
+	class_bit = wb_name_lookup(wb_op_names, f->opclass);
+	if (class_bit < 0 || !(r->ops & (unsigned int)class_bit))
+		mismatch("log '%s': op %s is not in rule '%s'", line, f->opclass, m->canon);
+	for (size_t i = 0; i < wb_nr_bio_flags; i++) {
+		int has = has_flag(f->flags, wb_bio_flag_names[i]);
+
+		if (((r->flags_set >> i) & 1) && !has)
+			mismatch("log '%s': lacks %s, rule '%s'", line, wb_bio_flag_names[i], m->canon);
+		if (((r->flags_clear >> i) & 1) && has)
+			mismatch("log '%s': has %s, rule '%s'", line, wb_bio_flag_names[i], m->canon);
+	}
+	if (strcmp(f->opclass, "flush")) {
+		uint64_t last = f->sector + (f->nr ? f->nr : 1) - 1;
+
+		if (last < r->first || f->sector > r->last)
+			mismatch("log '%s': outside rule '%s'", line, m->canon);
+		else if (r->split && (f->sector < r->first || last > r->last))
+			mismatch("log '%s': a split rule's piece sticks out of '%s'", line, m->canon);
+	}
+	if (r->action == WB_ACT_PASS)
+		mismatch("log '%s': a passed bio is never logged ('%s')", line, m->canon);
+	else if (strcmp(f->status, r->action == WB_ACT_DROP ? "ok" : r->status))
+		mismatch("log '%s': status %s, rule '%s'", line, f->status, m->canon);
+	return 0;
+}
+
+/* every log entry against the rule it names; counts per rule into @logged */
+static unsigned long check_log(unsigned long *logged)
+{
+	struct log_check lc = { .logged = logged };
+	uint64_t from = 0;
+	int rc = wb_wberr_log(&dev, &from, 0, check_entry, &lc);
+
+	if (rc < 0 && sent(rc))
+		mismatch("log %" PRIu64 " refused", from);
+	return lc.n;
 }
 
 /* each live rule's fired= against its log entries */
-static void check_fired(const char *dm, const unsigned long *logged)
+static void check_fired(const unsigned long *logged)
 {
-	char *line, *save = NULL, *m;
+	char *line, *save = NULL;
 	unsigned int id;
-	unsigned long fired;
+	uint64_t matched, fired;
+	struct wb_rule r;
 
-	if (send(dm, "list"))
+	if (sent(wb_wberr_message(&dev, "list")))
 		mismatch("final list refused");
-	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		m = strstr(line, " fired=");
-		if (sscanf(line, "%u", &id) != 1 || !m || sscanf(m, " fired=%lu", &fired) != 1 ||
-		    !id || id > nr_rules) {
+	for (line = strtok_r(dev.resp, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (wb_rule_parse_listed(line, &id, &r, &matched, &fired) || !id || id > nr_rules) {
 			mismatch("final list line '%s'", line);
 			continue;
 		}
-		if (rules[id - 1].action == ACT_PASS ? logged[id - 1] != 0 : fired != logged[id - 1])
-			mismatch("rule %u fired %lu times, logged %lu ('%s')", id, fired,
+		if (rules[id - 1].r.action == WB_ACT_PASS ? logged[id - 1] != 0 : fired != logged[id - 1])
+			mismatch("rule %u fired %" PRIu64 " times, logged %lu ('%s')", id, fired,
 				 logged[id - 1], rules[id - 1].canon);
 	}
 }
 
+struct counts {
+	unsigned long adds, removes, bad_removes, clears;
+	unsigned int live, expect_id;
+};
+
+/* a random rule added, and to the model; exits 2 on a device not new */
+static void step_add(struct counts *c, unsigned long i, uint64_t len)
+{
+	struct mrule *m = &rules[nr_rules];
+	unsigned int id;
+	char msg[1024];
+	int err;
+
+	gen_rule(m, len, msg, sizeof(msg));
+	err = sent(wb_wberr_add_text(&dev, msg, &id));
+	if (err) {
+		mismatch("step %lu: 'add %s' refused (%d)", i, msg, err);
+		return;
+	}
+	if (c->expect_id && id != c->expect_id)
+		mismatch("step %lu: add answered id %u, want %u", i, id, c->expect_id);
+	/* the model indexes rules by id - 1 */
+	if (nr_rules == 0 && id != 1) {
+		fprintf(stderr, "wberr-rulemodel: needs a new device (first id %u)\n", id);
+		exit(2);
+	}
+	m->id = id;
+	m->live = 1;
+	wb_rule_format_listed(&m->r, id, m->canon, sizeof(m->canon));
+	nr_rules++;
+	c->live++;
+	c->adds++;
+	c->expect_id = id + 1;
+}
+
+/* a live rule removed, picked at random */
+static void step_remove(struct counts *c, unsigned long i)
+{
+	unsigned int k = rn(c->live), j;
+
+	for (j = 0; j < nr_rules; j++)
+		if (rules[j].live && !k--)
+			break;
+	if (sent(wb_wberr_remove(&dev, rules[j].id)))
+		mismatch("step %lu: '%s' refused", i, dev.sent);
+	rules[j].live = 0;
+	c->live--;
+	c->removes++;
+}
+
+/* a rule that does not exist (removed, or never added): refused with EINVAL */
+static void step_bad_remove(struct counts *c, unsigned long i)
+{
+	unsigned int id = nr_rules && rn(2) ? 1 + rn(nr_rules) : 1000000 + rn(1000);
+
+	if (id <= nr_rules && rules[id - 1].live)
+		return;
+	if (sent(wb_wberr_remove(&dev, id)) != -EINVAL)
+		mismatch("step %lu: '%s' of no rule was not refused with EINVAL", i, dev.sent);
+	c->bad_removes++;
+}
+
+static void step_clear(struct counts *c, unsigned long i)
+{
+	if (sent(wb_wberr_clear(&dev)))
+		mismatch("step %lu: clear refused", i);
+	for (unsigned int j = 0; j < nr_rules; j++)
+		rules[j].live = 0;
+	c->live = 0;
+	c->clears++;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long count, i, adds = 0, removes = 0, bad_removes = 0, clears = 0;
-	unsigned long *logged, nlog, pause_us;
-	unsigned int live = 0, expect_id;
-	char msg[1024];
-	const char *dm;
+	unsigned long count, i, *logged, nlog, pause_us;
+	struct counts c = { 0 };
 	uint64_t len;
-	int err;
 
 	if (argc != 5 && argc != 6) {
 		fprintf(stderr, "usage: wberr-rulemodel DMNAME SEED COUNT LEN [PAUSE_US]\n");
 		return 2;
 	}
-	dm = argv[1];
 	wb_rand_seed(&rng, strtoull(argv[2], NULL, 0));
 	count = strtoul(argv[3], NULL, 0);
 	len = strtoull(argv[4], NULL, 0);
 	pause_us = argc == 6 ? strtoul(argv[5], NULL, 0) : 0;
-	out = malloc(OUT_MAX);
 	rules = calloc(count + 1, sizeof(*rules));
 	logged = calloc(count + 1, sizeof(*logged));
-	if (!out || !rules || !logged || len < 2)
+	if (wb_wberr_open(&dev, argv[1], OUT_MAX) || !rules || !logged || len < 2)
 		return 2;
-
-	expect_id = 0;
-	load_statuses(dm);
+	load_statuses();
 
 	for (i = 0; i < count; i++) {
 		unsigned int what = rn(100);
 
-		if (what < 60 && live < MAX_LIVE) {
-			struct mrule *r = &rules[nr_rules];
-			unsigned int id;
-
-			gen_rule(r, len, msg, sizeof(msg));
-			err = send(dm, msg);
-			if (err || sscanf(out, "%u", &id) != 1) {
-				mismatch("step %lu: '%s' refused (%d)", i, msg, err);
-				continue;
-			}
-			if (expect_id && id != expect_id)
-				mismatch("step %lu: add answered id %u, want %u", i, id, expect_id);
-			/* the model indexes rules by id - 1 */
-			if (nr_rules == 0 && id != 1) {
-				fprintf(stderr, "wberr-rulemodel: needs a new device (first id %u)\n", id);
-				return 2;
-			}
-			r->id = id;
-			r->live = 1;
-			canonical(r);
-			nr_rules++;
-			live++;
-			adds++;
-			expect_id = id + 1;
-		} else if (what < 85 && live) {
-			unsigned int k = rn(live), j;
-
-			for (j = 0; j < nr_rules; j++)
-				if (rules[j].live && !k--)
-					break;
-			snprintf(msg, sizeof(msg), "remove %u", rules[j].id);
-			if (send(dm, msg))
-				mismatch("step %lu: '%s' refused", i, msg);
-			rules[j].live = 0;
-			live--;
-			removes++;
-		} else if (what < 95) {
-			unsigned int id = nr_rules && rn(2) ? 1 + rn(nr_rules) : 1000000 + rn(1000);
-
-			if (id <= nr_rules && rules[id - 1].live)
-				continue;
-			snprintf(msg, sizeof(msg), "remove %u", id);
-			if (send(dm, msg) != -EINVAL)
-				mismatch("step %lu: '%s' of no rule was not refused with EINVAL", i, msg);
-			bad_removes++;
-		} else {
-			if (send(dm, "clear"))
-				mismatch("step %lu: clear refused", i);
-			for (unsigned int j = 0; j < nr_rules; j++)
-				rules[j].live = 0;
-			live = 0;
-			clears++;
-		}
-		check_list(dm, i);
+		if (what < 60 && c.live < MAX_LIVE)
+			step_add(&c, i, len);
+		else if (what < 85 && c.live)
+			step_remove(&c, i);
+		else if (what < 95)
+			step_bad_remove(&c, i);
+		else
+			step_clear(&c, i);
+		check_list(i);
 		if (pause_us)
 			usleep((useconds_t)pause_us);
 	}
 
-	nlog = check_log(dm, logged);
-	check_fired(dm, logged);
+	nlog = check_log(logged);
+	check_fired(logged);
 	printf("messages=%lu adds=%lu removes=%lu bad_removes=%lu clears=%lu rules=%u log=%lu mismatches=%lu\n",
-	       count, adds, removes, bad_removes, clears, live, nlog, mismatches);
-	free(out);
+	       count, c.adds, c.removes, c.bad_removes, c.clears, c.live, nlog, mismatches);
+	wb_wberr_close(&dev);
 	free(rules);
 	free(logged);
 	return mismatches ? 1 : 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "wb_fiemap.h"
+#include "wb_fs.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -11,7 +12,6 @@
 #include <linux/btrfs_tree.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
-#include <linux/magic.h>
 
 /*
  * btrfs FIEMAP reports addresses in btrfs's logical (chunk) space.  Map one
@@ -62,11 +62,12 @@ int wb_fiemap(int fd, int sync, struct wb_extent *out, int max, int *complete)
 	size_t sz = sizeof(struct fiemap) + (size_t)max * sizeof(struct fiemap_extent);
 	struct fiemap *fm = calloc(1, sz);
 	struct statfs sfs;
-	int btrfs, n;
+	int chunks, fs, n;
 
 	if (!fm)
 		return -ENOMEM;
-	btrfs = !fstatfs(fd, &sfs) && sfs.f_type == BTRFS_SUPER_MAGIC;
+	fs = fstatfs(fd, &sfs) ? -1 : wb_fs_by_magic((unsigned long)sfs.f_type);
+	chunks = fs >= 0 && wb_fs[fs].extents == WB_FS_EXTENTS_CHUNKS;
 	fm->fm_length = FIEMAP_MAX_OFFSET;
 	fm->fm_flags = sync ? FIEMAP_FLAG_SYNC : 0;
 	fm->fm_extent_count = (uint32_t)max;
@@ -80,7 +81,7 @@ int wb_fiemap(int fd, int sync, struct wb_extent *out, int max, int *complete)
 		uint64_t phys = fe->fe_physical;
 
 		out[n].flags = fe->fe_flags;
-		if (btrfs && !(fe->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
+		if (chunks && !(fe->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
 					       FIEMAP_EXTENT_DATA_INLINE))) {
 			phys = btrfs_logical_to_physical(fd, phys);
 			if (phys == (uint64_t)-1)

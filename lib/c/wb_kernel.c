@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 
 #include "wb_dm.h"
+#include "wb_fs.h"
 #include "wb_names.h"
 
 _Static_assert(WBERR_ABI_NR_STATUS <= WB_KERNEL_MAX_STATUSES,
@@ -157,21 +158,21 @@ const char *wb_kernel_describe(const struct wb_kernel *k, char *buf, size_t len)
  * kernel.  A fact with @stock holds only without kernel/patches.
  */
 static const struct data_errno_fact {
-	const char *fs;
+	int fs;			/* WB_FS_* */
 	const char *release;
 	int stock;
 	int err;
 	const char *why;
 } data_errno_facts[] = {
-	{ "raw", NULL, 1, EIO,
+	{ WB_FS_RAW, NULL, 1, EIO,
 	  "block device writeback goes through buffer heads: end_buffer_async_write() -> "
 	  "mark_buffer_write_io_error() -> mapping_set_error(mapping, -EIO) (fs/buffer.c); "
 	  "kernel/patches/0002 keeps the status's errno" },
-	{ "ext4", "6.1", 0, EIO,
+	{ WB_FS_EXT4, "6.1", 0, EIO,
 	  "6.1's ext4_finish_bio() calls mapping_set_error(page->mapping, -EIO) whatever "
 	  "bi_status (6.1 fs/ext4/page-io.c:121; 6.12 passes blk_status_to_errno(), "
 	  "page-io.c:119-120)" },
-	{ "ext2", "6.1", 0, EIO,
+	{ WB_FS_EXT2, "6.1", 0, EIO,
 	  "6.1's ext2 writeback sets the status's errno and then EIO on the mapping for the "
 	  "failed pages (measured: the filemap_set_wb_err trace alternates, EIO last), so errseq "
 	  "keeps EIO; one -EIO setter is the buffer-head completion, 6.1 fs/buffer.c "
@@ -182,13 +183,14 @@ int wb_kernel_data_errno(const struct wb_kernel *k, const char *fs, int blk_errn
 			 const char **why)
 {
 	static const struct wb_kernel unknown = { .series = -1 };
+	int fsi = wb_fs_by_name(fs);
 
 	if (!k)
 		k = &unknown;
 	for (size_t i = 0; i < sizeof(data_errno_facts) / sizeof(data_errno_facts[0]); i++) {
 		const struct data_errno_fact *f = &data_errno_facts[i];
 
-		if (strcmp(f->fs, fs) || (f->release && !wb_kernel_release_is(k, f->release)) ||
+		if (f->fs != fsi || (f->release && !wb_kernel_release_is(k, f->release)) ||
 		    (f->stock && k->series == 1))
 			continue;
 		if (why)

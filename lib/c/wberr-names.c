@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wberr-names: the names of lib/c's wb_names for shell suites, so that no
- * suite keeps its own table of statuses, op classes or errnos.
+ * wberr-names: the names of lib/c's wb_names and wb_fs for shell scripts,
+ * so that no script keeps its own table of statuses, op classes, errnos,
+ * file systems or mkfs command lines.
  * Usage text below; README.md has examples.
  */
 #include <ctype.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "wb_errseq.h"
+#include "wb_fs.h"
 #include "wb_names.h"
 
 static const char usage[] =
@@ -20,7 +22,11 @@ static const char usage[] =
 	"       wberr-names errno WORD          ERRNAME errno, for a status name,\n"
 	"                                       an errno name or an errno number\n"
 	"       wberr-names errseq HEX          an errseq_t decoded:\n"
-	"                                       errno=N name=E seen=0|1 counter=N with_seen=HEX\n";
+	"                                       errno=N name=E seen=0|1 counter=N with_seen=HEX\n"
+	"       wberr-names fs                  every file system, one a line (raw first)\n"
+	"       wberr-names mkfs FS [--dax]     the command that makes FS (on pmem for DAX);\n"
+	"                                       status 1 when there is none (raw; no DAX)\n"
+	"       wberr-names module FS           the kernel module that has FS (status 1: none)\n";
 
 static void print_status(const char *name, const struct wb_status *s)
 {
@@ -67,6 +73,34 @@ static int cmd_errseq(const char *hex)
 	return 0;
 }
 
+/* fs, mkfs FS [--dax], module FS: lib/c/wb_fs.c's table */
+static int cmd_fs(int argc, char **argv)
+{
+	const char *what = argv[1];
+	int dax = argc == 4 && !strcmp(argv[3], "--dax"), fs;
+	const char *v;
+
+	if (!strcmp(what, "fs")) {
+		if (argc != 2)
+			return -1;
+		for (int i = 0; i < WB_FS__N; i++)
+			printf("%s\n", wb_fs[i].name);
+		return 0;
+	}
+	if (argc != 3 + dax || (dax && strcmp(what, "mkfs")))
+		return -1;
+	fs = wb_fs_by_name(argv[2]);
+	if (fs < 0) {
+		fprintf(stderr, "wberr-names: %s: unknown file system '%s'\n", what, argv[2]);
+		return 1;
+	}
+	v = !strcmp(what, "module") ? wb_fs[fs].module : dax ? wb_fs[fs].mkfs_dax : wb_fs[fs].mkfs;
+	if (!v)
+		return 1;
+	printf("%s\n", v);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -100,6 +134,12 @@ int main(int argc, char **argv)
 		return cmd_errno(argv[2]);
 	if (!strcmp(cmd, "errseq") && argc == 3)
 		return cmd_errseq(argv[2]);
+	if (!strcmp(cmd, "fs") || !strcmp(cmd, "mkfs") || !strcmp(cmd, "module")) {
+		int rc = cmd_fs(argc, argv);
+
+		if (rc >= 0)
+			return rc;
+	}
 	fputs(usage, strcmp(cmd, "--help") ? stderr : stdout);
 	return strcmp(cmd, "--help") ? 2 : 0;
 }

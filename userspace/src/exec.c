@@ -436,7 +436,7 @@ static const struct step *kernel_adjusted(struct run *r, const struct step *st, 
 static int status_exists(const struct wb_kernel *k, const struct instance *inst,
 			 const struct step *st, char *why, size_t len)
 {
-	const char *name = st->fault.status;
+	const char *name = st->fault.rule.status;
 
 	if (st->op != OP_FAULT || !name[0])
 		return 1;

@@ -2,7 +2,8 @@
 /* Fault programming and the fault log of one instance; see faults.h. */
 #include "faults.h"
 #include "crosscheck.h"
-#include "dm.h"
+#include "sys.h"
+#include "wb_dm.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -10,87 +11,109 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LOGBUF (1 << 20)
+/* a "log" answer fits dm-ioctl's buffer, which libdevmapper sizes in KiB */
+#define RESP_LEN (1 << 20)
+/* the log is paged until a page brings nothing new, at most this often */
+#define LOG_PAGES 1000
 
 int faults_init(struct faults *fl, const char *dmname)
 {
 	memset(fl, 0, sizeof(*fl));
 	fl->dmname = dmname;
-	fl->logbuf = malloc(LOGBUF);
-	return fl->logbuf ? 0 : -1;
+	wb_dm_verbose = sys_verbose;
+	return wb_wberr_open(&fl->w, dmname, RESP_LEN) ? -1 : 0;
 }
 
 void faults_free(struct faults *fl)
 {
 	free(fl->log);
-	free(fl->logbuf);
 	fl->log = NULL;
-	fl->logbuf = NULL;
+	wb_wberr_close(&fl->w);
 }
 
-/* the log answers as many whole lines as fit: page on until nothing new */
+/* wb_wberr_log's callback: keeps every entry, skips what does not parse */
+static int keep_entry(void *arg, const char *line, const struct wb_fault *f)
+{
+	struct faults *fl = arg;
+
+	(void)line;
+	if (!f)
+		return 0;
+	if (fl->nlog == fl->caplog) {
+		int cap = fl->caplog ? fl->caplog * 2 : 256;
+		struct wb_fault *v = realloc(fl->log, (size_t)cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		fl->log = v;
+		fl->caplog = cap;
+	}
+	fl->log[fl->nlog++] = *f;
+	return 0;
+}
+
 int faults_fetch_log(struct faults *fl)
 {
-	char msg[64];
+	return wb_wberr_log(&fl->w, &fl->next_seq, LOG_PAGES, keep_entry, fl) ? -1 : 0;
+}
 
-	for (int page = 0; page < 1000; page++) {
-		snprintf(msg, sizeof(msg), "log %" PRIu64, fl->next_seq);
-		if (dm_message(fl->dmname, msg, fl->logbuf, LOGBUF))
-			return -1;
-		if (!dm_parse_log(fl->logbuf, fl->next_seq, &fl->log, &fl->nlog, &fl->caplog))
-			return 0;
-		fl->next_seq = fl->log[fl->nlog - 1].seq + 1;
+/* the extents of @file, in sectors of the wberr device; the number or -errno */
+static int file_extents(const struct stack *s, const char *file, struct ext *e, char *msg, size_t len)
+{
+	int n;
+
+	if (!wb_fs[s->fs].file_faults) {
+		add_msg(msg, len, "file-targeted faults need a filesystem");
+		return -EINVAL;
 	}
-	return 0;
+	n = stack_fiemap(s, file, e, MAX_EXT);
+	if (n < 0) {
+		add_msg(msg, len, "FIEMAP %s: %s", file, strerror(-n));
+		return n;
+	}
+	if (n == 0) {
+		add_msg(msg, len, "%s has no allocated extents yet (delayed allocation): "
+			"fsync or fallocate it before targeting it", file);
+		return -ENODATA;
+	}
+	return n;
 }
 
 int faults_program(struct faults *fl, const struct stack *s, const struct fault_spec *f,
 		   const char *matrix_status, char *msg, size_t len)
 {
-	const char *status = strcmp(f->status, "$status") ? f->status : matrix_status;
+	struct wb_rule r = f->rule;
 	struct rule *ru;
 	struct ext e[MAX_EXT];
-	int n = 1;
-	char cmd[512], out[4096];
+	int n = 1, rc;
+	unsigned int id;
 
 	if (fl->nrules == MAX_RULES)
 		return -ENOSPC;
 	ru = &fl->rules[fl->nrules];
 	memset(ru, 0, sizeof(*ru));
 	snprintf(ru->id, sizeof(ru->id), "%s", f->id);
-	if (f->file[0]) {
-		if (s->fs == FS_RAW) {
-			add_msg(msg, len, "file-targeted faults need a filesystem");
-			return -EINVAL;
-		}
-		n = stack_fiemap(s, f->file, e, MAX_EXT);
-		if (n < 0) {
-			add_msg(msg, len, "FIEMAP %s: %s", f->file, strerror(-n));
-			return n;
-		}
-		if (n == 0) {
-			add_msg(msg, len, "%s has no allocated extents yet (delayed allocation): "
-				"fsync or fallocate it before targeting it", f->file);
-			return -ENODATA;
-		}
-	}
+	if (!strcmp(r.status, "$status"))
+		snprintf(r.status, sizeof(r.status), "%s", matrix_status);
+	if (f->file[0] && (n = file_extents(s, f->file, e, msg, len)) < 0)
+		return n;
 	for (int k = 0; k < n; k++) {
-		char *end;
-		unsigned long id;
-
-		dm_format_add(f, status, f->file[0] != 0, f->file[0] ? e[k].first : 0,
-			      f->file[0] ? e[k].last : 0, cmd, sizeof(cmd));
-		if (dm_message(fl->dmname, cmd, out, sizeof(out))) {
-			add_msg(msg, len, "'%s' refused: %.300s", cmd, out);
+		if (f->file[0]) {
+			r.has_sectors = 1;
+			r.first = e[k].first;
+			r.last = e[k].last;
+		}
+		rc = wb_wberr_add(&fl->w, &r, &id);
+		if (rc == -EPROTO) {
+			add_msg(msg, len, "'%s': no rule id in \"%.100s\"", fl->w.sent, fl->w.resp);
 			return -EINVAL;
 		}
-		id = strtoul(out, &end, 10);
-		if (end == out) {
-			add_msg(msg, len, "'%s': no rule id in \"%.100s\"", cmd, out);
+		if (rc) {
+			add_msg(msg, len, "'%s' refused: %.300s", fl->w.sent, fl->w.resp);
 			return -EINVAL;
 		}
-		ru->kid[ru->nk++] = (unsigned)id;
-		add_msg(msg, len, "rule %lu: %s", id, cmd);
+		ru->kid[ru->nk++] = id;
+		add_msg(msg, len, "rule %u: %s", id, fl->w.sent);
 	}
 	fl->nrules++;
 	return 0;
@@ -98,18 +121,14 @@ int faults_program(struct faults *fl, const struct stack *s, const struct fault_
 
 int faults_remove(struct faults *fl, const char *id, char *msg, size_t len)
 {
-	char cmd[64], out[1024];
-
 	for (int i = 0; i < fl->nrules; i++) {
 		if (strcmp(fl->rules[i].id, id))
 			continue;
-		for (int k = 0; k < fl->rules[i].nk; k++) {
-			snprintf(cmd, sizeof(cmd), "remove %u", fl->rules[i].kid[k]);
-			if (dm_message(fl->dmname, cmd, out, sizeof(out))) {
-				add_msg(msg, len, "'%s' refused: %.200s", cmd, out);
+		for (int k = 0; k < fl->rules[i].nk; k++)
+			if (wb_wberr_remove(&fl->w, fl->rules[i].kid[k])) {
+				add_msg(msg, len, "'%s' refused: %.200s", fl->w.sent, fl->w.resp);
 				return -EINVAL;
 			}
-		}
 		fl->rules[i].id[0] = 0;
 		fl->rules[i].nk = 0;
 		return 0;
@@ -120,8 +139,7 @@ int faults_remove(struct faults *fl, const char *id, char *msg, size_t len)
 
 int faults_clear(struct faults *fl)
 {
-	char out[1024];
-	int rc = dm_message(fl->dmname, "clear", out, sizeof(out)) ? -1 : 0;
+	int rc = wb_wberr_clear(&fl->w) ? -1 : 0;
 
 	fl->nrules = 0;
 	return rc;

@@ -3,7 +3,7 @@
  * Fault programming for one instance: a scenario's fault step becomes one
  * dm-wberr "add" rule per extent of its file (or one for its sectors),
  * remembered under the scenario's id for unfault; and the fault log read
- * back after each step.  dm-wberr is driven through dm.h.
+ * back after each step.  dm-wberr is driven through lib/c's wb_wberr.
  */
 #ifndef WBERR_FAULTS_H
 #define WBERR_FAULTS_H
@@ -13,6 +13,7 @@
 #include "scenario.h"
 #include "stack.h"
 #include "wb_faultlog.h"
+#include "wb_wberr.h"
 
 #define MAX_RULES 32
 
@@ -30,7 +31,7 @@ struct faults {
 	uint64_t next_seq;	/* the next fault log entry to read */
 	struct wb_fault *log;	/* every entry read so far */
 	int nlog, caplog;
-	char *logbuf;
+	struct wb_wberr w;	/* the device's client */
 };
 
 int faults_init(struct faults *fl, const char *dmname);

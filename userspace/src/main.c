@@ -57,118 +57,292 @@ static int shard_select(struct instance **sel, int nsel, int i, int n)
 	return hi - lo;
 }
 
+/* the options, each with its help text (continuation lines after '\n') */
+static const struct opt {
+	const char *name;
+	const char *arg;	/* NULL: takes none */
+	int key;		/* the short option too, unless @long_only */
+	int long_only;
+	const char *help;	/* NULL: not in the usage */
+} opt_table[] = {
+	{ "list", NULL, 'l', 0, "print the instances (fs/name[status]) and exit" },
+	{ "check", NULL, 'c', 0, "parse and validate only" },
+	{ "filter", "GLOB", 'f', 0, "run only instances whose id matches GLOB or equals it;\n"
+	  "repeatable, and one GLOB may hold several separated by\ncommas or spaces (ids contain neither)" },
+	{ "seed", "N", 's', 0, "PRNG seed for the wberr table (default 1)" },
+	{ "shard", "I/N", 'S', 0, "only the I-th of N equal runs of the selection ordered by\n"
+	  "file-system kind (fs, dax, size, mkfs options, LVM), in\n"
+	  "--list order: N shards make the whole selection, each\n"
+	  "instance in exactly one, each shard few kinds to mkfs\n(make test SHARD=)" },
+	{ "results", "DIR", 'r', 0, "write summary.txt, results.json, errno-fidelity.{md,csv},\n"
+	  "programs/<id>/ and content-after-failure.{md,csv} there" },
+	{ "disk", "DEV", 'd', 0, "scratch disk (default: first of $WBERR_DISKS)" },
+	{ "pmem", "DEV", 'p', 0, "fsdax persistent memory for 'dax: true' scenarios\n"
+	  "(default $WBERR_PMEM; without one they are skipped)" },
+	{ "mnt", "DIR", 'm', 0, "mount point (default /mnt/wberr)" },
+	{ "tracefs", "DIR", 't', 0, "tracefs root (default /sys/kernel/tracing; 'none' disables)" },
+	{ "evidence", "DIR", 'e', 1, "record what each instance's cross-checks judged in\n"
+	  "DIR/<instance id, [/] as _>/ (docs/architecture.md, Evidence)" },
+	{ "evidence-failed", "DIR", 'E', 1, "the same, keeping only the instances that failed" },
+	{ "replay", "DIR", 'R', 1, "judge recorded evidence again (one instance's directory or\n"
+	  "an --evidence DIR): TAP, exit 1 on a cross-check failure,\n2 on unreadable evidence" },
+	{ "verbose", NULL, 'v', 0, "log every step and command on stderr" },
+	{ "help", NULL, 'h', 0, NULL },
+};
+#define NOPTS (int)(sizeof(opt_table) / sizeof(opt_table[0]))
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: wberr-run [options] SCENARIO_FILE_OR_DIR...\n"
-		"       wberr-run --replay EVIDENCE_DIR   (on the host: no device needed)\n"
-		"  --list            print the instances (fs/name[status]) and exit\n"
-		"  --check           parse and validate only\n"
-		"  --filter GLOB     run only instances whose id matches GLOB or equals it;\n"
-		"                    repeatable, and one GLOB may hold several separated by\n"
-		"                    commas or spaces (ids contain neither)\n"
-		"  --seed N          PRNG seed for the wberr table (default 1)\n"
-		"  --shard I/N       only the I-th of N equal runs of the selection ordered by\n"
-		"                    file-system kind (fs, dax, size, mkfs options, LVM), in\n"
-		"                    --list order: N shards make the whole selection, each\n"
-		"                    instance in exactly one, each shard few kinds to mkfs\n"
-		"                    (make test SHARD=)\n"
-		"  --results DIR     write summary.txt, results.json, errno-fidelity.{md,csv},\n"
-		"                    programs/<id>/ and content-after-failure.{md,csv} there\n"
-		"  --disk DEV        scratch disk (default: first of $WBERR_DISKS)\n"
-		"  --pmem DEV        fsdax persistent memory for 'dax: true' scenarios\n"
-		"                    (default $WBERR_PMEM; without one they are skipped)\n"
-		"  --mnt DIR         mount point (default /mnt/wberr)\n"
-		"  --tracefs DIR     tracefs root (default /sys/kernel/tracing; 'none' disables)\n"
-		"  --evidence DIR    record what each instance's cross-checks judged in\n"
-		"                    DIR/<instance id, [/] as _>/ (docs/architecture.md, Evidence)\n"
-		"  --evidence-failed DIR  the same, keeping only the instances that failed\n"
-		"  --replay DIR      judge recorded evidence again (one instance's directory or\n"
-		"                    an --evidence DIR): TAP, exit 1 on a cross-check failure,\n"
-		"                    2 on unreadable evidence\n"
-		"  --verbose         log every step and command on stderr\n"
-		"Exit status: 0 when every instance passed, 1 when one failed, 2 on usage or scenario errors.\n");
+	fprintf(f, "usage: wberr-run [options] SCENARIO_FILE_OR_DIR...\n"
+		"       wberr-run --replay EVIDENCE_DIR   (on the host: no device needed)\n");
+	for (int i = 0; i < NOPTS; i++) {
+		const struct opt *o = &opt_table[i];
+		char head[48];
+
+		if (!o->help)
+			continue;
+		snprintf(head, sizeof(head), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(f, "  %-16s  ", head);
+		for (const char *h = o->help; *h; h++)
+			if (*h == '\n')
+				fprintf(f, "\n%20s", "");
+			else
+				fputc(*h, f);
+		fputc('\n', f);
+	}
+	fprintf(f, "Exit status: 0 when every instance passed, 1 when one failed, 2 on usage or scenario errors.\n");
+}
+
+/* what the command line asked for */
+struct args {
+	struct exec_cfg cfg;
+	const char *filters[64];
+	int nfilters;
+	const char *results, *replay;
+	int evidence_failed, shard_i, shard_n, list, check;
+	struct run_info ri;
+};
+
+/*
+ * make run FILTER=... hands the guest its globs as one string: split it
+ * here, so the host's --list and the guest select the same instances.  An
+ * empty one is refused: no glob would mean every instance.
+ */
+static int add_filters(struct args *a, char *arg)
+{
+	if (!arg[strspn(arg, ", \t\n")]) {
+		fprintf(stderr, "wberr-run: --filter without a glob\n");
+		return -1;
+	}
+	for (char *g = strtok(arg, ", \t\n"); g; g = strtok(NULL, ", \t\n")) {
+		if (a->nfilters == (int)(sizeof(a->filters) / sizeof(a->filters[0]))) {
+			/* dropping one would select more, not less */
+			fprintf(stderr, "wberr-run: more than %d filters\n", a->nfilters);
+			return -1;
+		}
+		a->filters[a->nfilters++] = g;
+	}
+	return 0;
+}
+
+/* one option: 0, 1 to stop with status 0 (--help), -1 with status 2 */
+static int apply_option(struct args *a, int c, char *arg)
+{
+	char tail;
+
+	switch (c) {
+	case 'l': a->list = 1; return 0;
+	case 'c': a->check = 1; return 0;
+	case 'f': return add_filters(a, arg);
+	case 's': a->cfg.seed = strtoull(arg, NULL, 0); return 0;
+	case 'r': a->results = a->cfg.results = arg; return 0;
+	case 'd': a->cfg.disk = arg; return 0;
+	case 'p': a->cfg.pmem = arg; return 0;
+	case 'm': a->cfg.mnt = arg; return 0;
+	case 't': a->cfg.tracefs = strcmp(arg, "none") ? arg : NULL; return 0;
+	case 'v': a->cfg.verbose = sys_verbose = 1; return 0;
+	case 'e': a->cfg.evidence = arg; a->evidence_failed = 0; return 0;
+	case 'E': a->cfg.evidence = arg; a->evidence_failed = 1; return 0;
+	case 'R': a->replay = arg; return 0;
+	case 'S':
+		if (sscanf(arg, "%d/%d%c", &a->shard_i, &a->shard_n, &tail) != 2 || a->shard_n < 1 ||
+		    a->shard_i < 1 || a->shard_i > a->shard_n) {
+			fprintf(stderr, "wberr-run: --shard takes I/N with 1 <= I <= N, not '%s'\n", arg);
+			return -1;
+		}
+		a->ri.shard = arg;
+		return 0;
+	case 'h': usage(stdout); return 1;
+	default: usage(stderr); return -1;
+	}
+}
+
+/* the command line into @a: 0, or 1 + the exit status to stop with */
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	struct option longopts[NOPTS + 1];
+	char shorts[2 * NOPTS + 1];
+	size_t ns = 0;
+	int c, rc;
+
+	memset(longopts, 0, sizeof(longopts));
+	for (int i = 0; i < NOPTS; i++) {
+		longopts[i] = (struct option){ opt_table[i].name, opt_table[i].arg ? required_argument : no_argument,
+					       NULL, opt_table[i].key };
+		if (opt_table[i].long_only)
+			continue;
+		shorts[ns++] = (char)opt_table[i].key;
+		if (opt_table[i].arg)
+			shorts[ns++] = ':';
+	}
+	shorts[ns] = 0;
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1)
+		if ((rc = apply_option(a, c, optarg)))
+			return rc > 0 ? 1 : 3;
+	return 0;
+}
+
+/* the instances the filters and the shard select, in --list order */
+static int select_instances(const struct args *a, struct instance *inst, int ninst, struct instance **sel)
+{
+	int nsel = 0;
+
+	for (int i = 0; i < ninst; i++) {
+		int ok = !a->nfilters;
+
+		/* an id is also its own filter: its "[status]" is a bracket
+		 * expression to fnmatch() */
+		for (int k = 0; k < a->nfilters; k++)
+			ok |= !strcmp(a->filters[k], inst[i].id) || !fnmatch(a->filters[k], inst[i].id, 0);
+		if (ok)
+			sel[nsel++] = &inst[i];
+	}
+	return a->shard_n > 1 ? shard_select(sel, nsel, a->shard_i, a->shard_n) : nsel;
+}
+
+/* the disk and the pmem from the environment, the flusher held, the
+ * kernel read: what every instance needs; -1 without a disk */
+static int prepare(struct args *a, char *diskbuf, size_t len, struct wb_kernel *kernel)
+{
+	char kerr[512];
+
+	if (!a->cfg.disk) {
+		const char *d = getenv("WBERR_DISKS");
+
+		if (!d || !*d) {
+			fprintf(stderr, "wberr-run: no --disk and WBERR_DISKS is empty\n");
+			return -1;
+		}
+		snprintf(diskbuf, len, "%s", d);
+		diskbuf[strcspn(diskbuf, " ")] = 0;
+		a->cfg.disk = diskbuf;
+	}
+	if (!a->cfg.pmem && getenv("WBERR_PMEM") && *getenv("WBERR_PMEM"))
+		a->cfg.pmem = getenv("WBERR_PMEM");
+	signal(SIGPIPE, SIG_IGN);
+	/* only the scenario's own writeback (lib/c/wb_sys.h says why) */
+	if (wb_flusher_hold())
+		fprintf(stderr, "wberr-run: warning: cannot hold the flusher off (/proc/sys/vm)\n");
+	/* what this kernel is and which statuses it has, before any instance */
+	wb_kernel_init(kernel);
+	if (wb_kernel_read(kernel, a->cfg.tracefs))
+		fprintf(stderr, "wberr-run: warning: cannot read the kernel release\n");
+	if (stack_read_statuses(a->cfg.dmname, a->cfg.disk, kernel, kerr, sizeof(kerr)))
+		fprintf(stderr, "wberr-run: warning: %s; assuming every status exists\n", kerr);
+	a->cfg.kernel = kernel;
+	return 0;
+}
+
+/* every selected instance, its TAP point as it ends; the number failed */
+static int run_all(const struct args *a, struct instance **sel, int nsel, struct inst_result *res)
+{
+	int failed = 0;
+
+	report_tap_begin(stdout, nsel);
+	for (int i = 0; i < nsel; i++) {
+		if (a->cfg.verbose)
+			fprintf(stderr, "== %s\n", sel[i]->id);
+		exec_instance(&a->cfg, sel[i], &res[i]);
+		failed += res[i].verdict == R_FAIL;
+		if (a->evidence_failed && res[i].verdict != R_FAIL)
+			evidence_remove(a->cfg.evidence, sel[i]->id);
+		report_tap_result(stdout, i + 1, &res[i]);
+	}
+	return failed;
+}
+
+/* --results DIR: the summary and the tables */
+static void write_results(const char *results, const struct run_info *ri, const struct wb_kernel *kernel,
+			  const struct inst_result *res, int nsel)
+{
+	char path[1024];
+	FILE *f;
+
+	mkdir(results, 0755);
+	snprintf(path, sizeof(path), "%s/summary.txt", results);
+	f = fopen(path, "w");
+	if (f) {
+		report_summary(f, "", ri, res, nsel);
+		fclose(f);
+	}
+	if (report_fidelity(results, kernel, res, nsel) < 0)
+		fprintf(stderr, "wberr-run: cannot write the errno-fidelity table in %s\n", results);
+	if (report_json(results, kernel, res, nsel) < 0)
+		fprintf(stderr, "wberr-run: cannot write results.json in %s\n", results);
+	if (report_content(results, res, nsel) < 0)
+		fprintf(stderr, "wberr-run: cannot write the content table in %s\n", results);
+}
+
+/* --check, --list, or the run: its exit status */
+static int run(struct args *a, struct instance **sel, int nsel, int nscen, int ninst, char **paths, int npaths)
+{
+	struct wb_kernel kernel;
+	struct inst_result *res;
+	char kdesc[160], diskbuf[256];
+	int failed;
+
+	if (a->check) {
+		printf("%d scenarios, %d instances, %d selected: OK\n", nscen, ninst, nsel);
+		return 0;
+	}
+	if (a->list) {
+		for (int i = 0; i < nsel; i++)
+			printf("%s\n", sel[i]->id);
+		return 0;
+	}
+	if (prepare(a, diskbuf, sizeof(diskbuf), &kernel))
+		return 2;
+	res = calloc((size_t)nsel + 1, sizeof(*res));
+	failed = run_all(a, sel, nsel, res);
+	wb_flusher_restore();
+	a->ri.kernel = wb_kernel_describe(&kernel, kdesc, sizeof(kdesc));
+	a->ri.paths = (const char *const *)paths;
+	a->ri.npaths = npaths;
+	a->ri.filters = a->filters;
+	a->ri.nfilters = a->nfilters;
+	report_summary(stdout, "# ", &a->ri, res, nsel);
+	if (a->results)
+		write_results(a->results, &a->ri, &kernel, res, nsel);
+	for (int i = 0; i < nsel; i++)
+		free(res[i].steps);
+	free(res);
+	return failed ? 1 : 0;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "list", no_argument, NULL, 'l' }, { "check", no_argument, NULL, 'c' },
-		{ "filter", required_argument, NULL, 'f' }, { "seed", required_argument, NULL, 's' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "disk", required_argument, NULL, 'd' }, { "mnt", required_argument, NULL, 'm' },
-		{ "pmem", required_argument, NULL, 'p' },
-		{ "tracefs", required_argument, NULL, 't' }, { "verbose", no_argument, NULL, 'v' },
-		{ "evidence", required_argument, NULL, 'e' },
-		{ "evidence-failed", required_argument, NULL, 'E' },
-		{ "replay", required_argument, NULL, 'R' },
-		{ "shard", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' }, { 0 }
-	};
-	struct exec_cfg cfg = { .mnt = "/mnt/wberr", .tracefs = "/sys/kernel/tracing",
-				.dmname = "wberr-run", .seed = 1 };
-	const char *filters[64], *results = NULL, *replay = NULL;
-	int evidence_failed = 0, shard_i = 1, shard_n = 1;
-	int nfilters = 0, list = 0, check = 0, c, ninst, nsel = 0, failed = 0;
+	struct args a = { .cfg = { .mnt = "/mnt/wberr", .tracefs = "/sys/kernel/tracing", .dmname = "wberr-run",
+				   .seed = 1 },
+			  .shard_i = 1, .shard_n = 1 };
 	struct scenario_set set = { 0 };
-	struct run_info ri = { 0 };
-	struct wb_kernel kernel;
-	char kerr[512], kdesc[160];
 	struct instance *inst = NULL, **sel;
-	struct inst_result *res;
-	char err[2048], diskbuf[256];
+	char err[2048];
+	int ninst, nsel, rc = parse_args(argc, argv, &a);
 
-	while ((c = getopt_long(argc, argv, "lcf:s:r:d:p:m:t:vhS:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'l': list = 1; break;
-		case 'c': check = 1; break;
-		case 'f':
-			/*
-			 * make run FILTER=... hands the guest its globs as one
-			 * string: split it here, so the host's --list and the
-			 * guest select the same instances.  An empty one is
-			 * refused: no glob would mean every instance.
-			 */
-			if (!optarg[strspn(optarg, ", \t\n")]) {
-				fprintf(stderr, "wberr-run: --filter without a glob\n");
-				return 2;
-			}
-			for (char *g = strtok(optarg, ", \t\n"); g; g = strtok(NULL, ", \t\n")) {
-				if (nfilters == (int)(sizeof(filters) / sizeof(filters[0]))) {
-					/* dropping one would select more, not less */
-					fprintf(stderr, "wberr-run: more than %d filters\n", nfilters);
-					return 2;
-				}
-				filters[nfilters++] = g;
-			}
-			break;
-		case 's': cfg.seed = strtoull(optarg, NULL, 0); break;
-		case 'r': results = optarg; cfg.results = optarg; break;
-		case 'd': cfg.disk = optarg; break;
-		case 'p': cfg.pmem = optarg; break;
-		case 'm': cfg.mnt = optarg; break;
-		case 't': cfg.tracefs = strcmp(optarg, "none") ? optarg : NULL; break;
-		case 'v': cfg.verbose = sys_verbose = 1; break;
-		case 'e': cfg.evidence = optarg; evidence_failed = 0; break;
-		case 'E': cfg.evidence = optarg; evidence_failed = 1; break;
-		case 'R': replay = optarg; break;
-		case 'S': {
-			char tail;
-
-			if (sscanf(optarg, "%d/%d%c", &shard_i, &shard_n, &tail) != 2 || shard_n < 1 ||
-			    shard_i < 1 || shard_i > shard_n) {
-				fprintf(stderr, "wberr-run: --shard takes I/N with 1 <= I <= N, not '%s'\n", optarg);
-				return 2;
-			}
-			ri.shard = optarg;
-			break;
-		}
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (replay)
-		return replay_path(replay, stdout, cfg.verbose);
+	if (rc)
+		return rc - 1;
+	if (a.replay)
+		return replay_path(a.replay, stdout, a.cfg.verbose);
 	if (optind >= argc) {
 		usage(stderr);
 		return 2;
@@ -181,92 +355,10 @@ int main(int argc, char **argv)
 		}
 	ninst = expand_instances(&set, &inst);
 	sel = calloc((size_t)ninst + 1, sizeof(*sel));
-	for (int i = 0; i < ninst; i++) {
-		int ok = !nfilters;
-
-		/* an id is also its own filter: its "[status]" is a bracket
-		 * expression to fnmatch() */
-		for (int k = 0; k < nfilters; k++)
-			ok |= !strcmp(filters[k], inst[i].id) || !fnmatch(filters[k], inst[i].id, 0);
-		if (ok)
-			sel[nsel++] = &inst[i];
-	}
-	if (shard_n > 1)
-		nsel = shard_select(sel, nsel, shard_i, shard_n);
-	if (check) {
-		printf("%d scenarios, %d instances, %d selected: OK\n", set.n, ninst, nsel);
-		return 0;
-	}
-	if (list) {
-		for (int i = 0; i < nsel; i++)
-			printf("%s\n", sel[i]->id);
-		return 0;
-	}
-	if (!cfg.disk) {
-		const char *d = getenv("WBERR_DISKS");
-
-		if (!d || !*d) {
-			fprintf(stderr, "wberr-run: no --disk and WBERR_DISKS is empty\n");
-			return 2;
-		}
-		snprintf(diskbuf, sizeof(diskbuf), "%s", d);
-		diskbuf[strcspn(diskbuf, " ")] = 0;
-		cfg.disk = diskbuf;
-	}
-	if (!cfg.pmem && getenv("WBERR_PMEM") && *getenv("WBERR_PMEM"))
-		cfg.pmem = getenv("WBERR_PMEM");
-	signal(SIGPIPE, SIG_IGN);
-	/* only the scenario's own writeback (lib/c/wb_sys.h says why) */
-	if (wb_flusher_hold())
-		fprintf(stderr, "wberr-run: warning: cannot hold the flusher off (/proc/sys/vm)\n");
-	/* what this kernel is and which statuses it has, before any instance */
-	wb_kernel_init(&kernel);
-	if (wb_kernel_read(&kernel, cfg.tracefs))
-		fprintf(stderr, "wberr-run: warning: cannot read the kernel release\n");
-	if (stack_read_statuses(cfg.dmname, cfg.disk, &kernel, kerr, sizeof(kerr)))
-		fprintf(stderr, "wberr-run: warning: %s; assuming every status exists\n", kerr);
-	cfg.kernel = &kernel;
-	res = calloc((size_t)nsel + 1, sizeof(*res));
-	report_tap_begin(stdout, nsel);
-	for (int i = 0; i < nsel; i++) {
-		if (cfg.verbose)
-			fprintf(stderr, "== %s\n", sel[i]->id);
-		exec_instance(&cfg, sel[i], &res[i]);
-		failed += res[i].verdict == R_FAIL;
-		if (evidence_failed && res[i].verdict != R_FAIL)
-			evidence_remove(cfg.evidence, sel[i]->id);
-		report_tap_result(stdout, i + 1, &res[i]);
-	}
-	wb_flusher_restore();
-	ri.kernel = wb_kernel_describe(&kernel, kdesc, sizeof(kdesc));
-	ri.paths = (const char *const *)argv + optind;
-	ri.npaths = argc - optind;
-	ri.filters = filters;
-	ri.nfilters = nfilters;
-	report_summary(stdout, "# ", &ri, res, nsel);
-	if (results) {
-		char path[1024];
-		FILE *f;
-
-		mkdir(results, 0755);
-		snprintf(path, sizeof(path), "%s/summary.txt", results);
-		f = fopen(path, "w");
-		if (f) {
-			report_summary(f, "", &ri, res, nsel);
-			fclose(f);
-		}
-		if (report_fidelity(results, &kernel, res, nsel) < 0)
-			fprintf(stderr, "wberr-run: cannot write the errno-fidelity table in %s\n", results);
-		if (report_json(results, &kernel, res, nsel) < 0)
-			fprintf(stderr, "wberr-run: cannot write results.json in %s\n", results);
-		if (report_content(results, res, nsel) < 0)
-			fprintf(stderr, "wberr-run: cannot write the content table in %s\n", results);
-	}
-	for (int i = 0; i < nsel; i++)
-		free(res[i].steps);
-	free(res);
+	nsel = select_instances(&a, inst, ninst, sel);
+	rc = run(&a, sel, nsel, set.n, ninst, argv + optind, argc - optind);
 	free(sel);
 	free(inst);
 	scenario_set_free(&set);
-	return failed ? 1 : 0;
+	return rc;
 }

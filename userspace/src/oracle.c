@@ -436,7 +436,7 @@ int oracle_sync(struct oracle *o, int op, const char *proc, const char *fd, int 
 	 * returns, while file_check_and_advance_wb_err() still advances the
 	 * cursor in the same call.
 	 */
-	if (o->fs == FS_BTRFS && (op == OP_FSYNC || op == OP_FDATASYNC || op == OP_MSYNC ||
+	if (wb_fs[o->fs].fsync_as_flags && (op == OP_FSYNC || op == OP_FDATASYNC || op == OP_MSYNC ||
 				  op == OP_WRITE || op == OP_PWRITE)) {
 		int fl = o->inode[p->inode].as_flags;
 

@@ -2,14 +2,18 @@
 /*
  * The scenario parser.  libyaml builds a document; we walk it with a key
  * path ("steps[3].flags[1]") so every refusal names file:line:column and
- * the exact key.  Nothing unknown is ignored.
+ * the exact key.  Each mapping is walked by its table (schema.h): nothing
+ * unknown is ignored, nothing given twice.
  */
 #include "parse.h"
+#include "schema.h"
 #include "wb_names.h"
+#include "wb_rule.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <stdarg.h>
@@ -19,7 +23,27 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
-const char *const fs_names[FS__N] = { "raw", "ext4", "ext2", "xfs", "btrfs" };
+const char *const fs_names[FS__N] = {
+#define FS_NAME(sfx, name) [FS_##sfx] = #name,
+	WB_FS_LIST(FS_NAME)
+#undef FS_NAME
+};
+/* columns of lib/c's file-system table, as masks of enum fs_kind */
+static int has_data_modes(const struct wb_fs_desc *f) { return f->data_modes; }
+static int has_dax(const struct wb_fs_desc *f) { return f->mkfs_dax != NULL; }
+static int has_mkfs(const struct wb_fs_desc *f) { return f->mkfs != NULL; }
+static int no_mkfs(const struct wb_fs_desc *f) { return !f->mkfs; }
+
+static unsigned fs_mask(int (*pick)(const struct wb_fs_desc *))
+{
+	unsigned m = 0;
+
+	for (int i = 0; i < FS__N; i++)
+		if (pick(&wb_fs[i]))
+			m |= 1u << i;
+	return m;
+}
+
 const char *const data_mode_names[4] = { "default", "ordered", "writeback", "journal" };
 const char *const content_names[CONTENT__N] = { "-", "new", "old", "zero", "mixed" };
 const char *const recover_names[REC__N] = { "kill", "clear_faults", "drop_caches", "remount", "device_cycle" };
@@ -121,6 +145,7 @@ static int parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
+	unsigned shift = 0;
 
 	if (!*s || *s == '-' || isspace((unsigned char)*s))
 		return -1;
@@ -129,12 +154,14 @@ static int parse_u64(const char *s, uint64_t *out)
 	if (errno)
 		return -1;
 	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
 	}
-	if (*end)
+	/* a suffix must not shift bits out: 2^64 is no u64 */
+	if (*end || v > (ULLONG_MAX >> shift))
 		return -1;
+	v <<= shift;
 	*out = v;
 	return 0;
 }
@@ -251,6 +278,7 @@ static int get_flags(struct pctx *c, yaml_node_t *n, const struct wb_name_val *t
 	return 0;
 }
 
+
 static int parse_errno_value(struct pctx *c, yaml_node_t *n, int *out)
 {
 	const char *s = NULL;
@@ -304,8 +332,12 @@ static int parse_per_fs(struct pctx *c, yaml_node_t *n, int *out, int unset, fs_
 			for (int i = 0; i < FS__N; i++)
 				if (!strcmp(fs_names[i], ks))
 					fs = i;
-			if (fs < 0)
-				return perr(c, k, "unknown filesystem \"%s\" (expected raw, ext4, ext2, xfs, btrfs or default)", ks);
+			if (fs < 0) {
+				char all[128];
+
+				wb_fs_list(all, sizeof(all), NULL, NULL);
+				return perr(c, k, "unknown filesystem \"%s\" (expected %s or default)", ks, all);
+			}
 		}
 		if (fn(c, val, &v))
 			return -1;
@@ -328,48 +360,22 @@ static int parse_expect(struct pctx *c, yaml_node_t *n, struct expect *e)
 }
 
 /* action: fail | drop | delay:<ms>[:fail|:drop|:pass], as dm-wberr takes it */
-static int parse_action(struct pctx *c, yaml_node_t *v, struct fault_spec *f)
+static int parse_action(struct pctx *c, yaml_node_t *v, struct wb_rule *r)
 {
 	const char *s = NULL;
-	char then[8] = "";
-	unsigned ms;
-	int n = 0;
 
 	if (want_scalar(c, v, &s))
 		return -1;
-	f->delay_ms = 0;
-	if (!strcmp(s, "fail")) {
-		f->action = ACT_FAIL;
+	if (!wb_rule_parse_action(r, s))
 		return 0;
-	}
-	if (!strcmp(s, "drop")) {
-		f->action = ACT_DROP;
-		return 0;
-	}
-	if (sscanf(s, "delay:%u%n", &ms, &n) == 1 && ms >= 1 && ms <= WBERR_ABI_DELAY_MAX_MS &&
-	    (!s[n] || (s[n] == ':' && sscanf(s + n + 1, "%7s", then) == 1 && strlen(s + n + 1) < sizeof(then)))) {
-		f->delay_ms = ms;
-		if (!then[0] || !strcmp(then, "fail"))
-			f->action = ACT_FAIL;
-		else if (!strcmp(then, "drop"))
-			f->action = ACT_DROP;
-		else if (!strcmp(then, "pass"))
-			f->action = ACT_PASS;
-		else
-			n = -1;
-		if (n >= 0)
-			return 0;
-	}
 	return perr(c, v, "unknown action \"%s\" (expected fail, drop or delay:<ms>[:fail|:drop|:pass], "
 		    "ms 1..%u)", s, WBERR_ABI_DELAY_MAX_MS);
 }
 
 /* bio_flags: a flag or a list, each a dm-wberr flag name, '!' to exclude */
-static int parse_bio_flags(struct pctx *c, yaml_node_t *v, struct fault_spec *f)
+static int parse_bio_flags(struct pctx *c, yaml_node_t *v, struct wb_rule *r)
 {
 	yaml_node_item_t one = 0, *it, *end;
-	unsigned seen = 0;
-	size_t off = 0;
 
 	if (v->type == YAML_SEQUENCE_NODE) {
 		it = v->data.sequence.items.start;
@@ -380,7 +386,7 @@ static int parse_bio_flags(struct pctx *c, yaml_node_t *v, struct fault_spec *f)
 		it = &one;
 		end = it + 1;
 	}
-	f->bio_flags[0] = 0;
+	r->flags_set = r->flags_clear = 0;
 	for (; it < end; it++) {
 		yaml_node_t *e = it == &one ? v : node(c, *it);
 		const char *s = NULL, *name;
@@ -402,47 +408,10 @@ static int parse_bio_flags(struct pctx *c, yaml_node_t *v, struct fault_spec *f)
 			return perr(c, e, "unknown bio flag \"%s\" (expected one of: %s; '!' before one excludes it)",
 				    s, all);
 		}
-		if (seen & (1u << i))
+		if ((r->flags_set | r->flags_clear) & (1u << i))
 			return perr(c, e, "bio flag \"%s\" given twice", name);
-		seen |= 1u << i;
-		off += (size_t)snprintf(f->bio_flags + off, sizeof(f->bio_flags) - off, "%s%s",
-					off ? "," : "", s);
+		*(s[0] == '!' ? &r->flags_clear : &r->flags_set) |= 1u << i;
 	}
-	return 0;
-}
-
-/* content: {new: <byte>, old: <byte>}, both required, different */
-static int parse_content(struct pctx *c, yaml_node_t *n, struct step *st)
-{
-	int have = 0;
-
-	if (n->type != YAML_MAPPING_NODE)
-		return perr(c, n, "expected {new: <byte>, old: <byte>}, got %s", kind_name(n));
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(c, p->key), *val = node(c, p->value);
-		const char *ks = NULL;
-		uint64_t u;
-		size_t old;
-
-		if (want_scalar(c, k, &ks))
-			return -1;
-		if (strcmp(ks, "new") && strcmp(ks, "old"))
-			return perr(c, k, "unknown key '%s' in content (expected new and old)", ks);
-		old = path_push(c, ".%s", ks);
-		if (get_u64(c, val, 255, &u))
-			return -1;
-		path_pop(c, old);
-		if (ks[0] == 'n')
-			st->content_new = (unsigned)u;
-		else
-			st->content_old = (unsigned)u;
-		have |= ks[0] == 'n' ? 1 : 2;
-	}
-	if (have != 3)
-		return perr(c, n, "content needs both new and old");
-	if (st->content_new == st->content_old)
-		return perr(c, n, "content: new and old are the same byte, a read could not tell them apart");
-	st->has_content = 1;
 	return 0;
 }
 
@@ -451,83 +420,6 @@ static int content_value(struct pctx *c, yaml_node_t *n, int *v)
 	if (get_enum(c, n, content_names + 1, CONTENT__N - 1, v))
 		return -1;
 	(*v)++;		/* content_names[0] is "-", no expectation */
-	return 0;
-}
-
-/* expect_content: new|old|zero|mixed, or a mapping fs: kind with default */
-static int parse_expect_content(struct pctx *c, yaml_node_t *n, struct step *st)
-{
-	return parse_per_fs(c, n, st->expect_content, CONTENT_UNSET, content_value,
-			    "new, old, zero, mixed", "kind");
-}
-
-/*
- * on_kernel: {"M.m": {expect: ..., expect_content: ..., why: "..."}, ...}:
- * what the step expects on that kernel instead, with the reason required
- */
-static int parse_on_kernel(struct pctx *c, yaml_node_t *n, struct step *st)
-{
-	if (n->type != YAML_MAPPING_NODE || n->data.mapping.pairs.top == n->data.mapping.pairs.start)
-		return perr(c, n, "on_kernel needs a mapping of releases (\"6.1\": {expect: ..., why: ...})");
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
-		struct kernel_expect *ke;
-		const char *rel = NULL;
-		int maj, min, used = 0, have_why = 0;
-		size_t old;
-
-		if (want_scalar(c, k, &rel))
-			return -1;
-		if (sscanf(rel, "%d.%d%n", &maj, &min, &used) != 2 || rel[used] || maj < 2 ||
-		    strlen(rel) >= sizeof(ke->release))
-			return perr(c, k, "on_kernel: '%s' is not a release major.minor such as \"6.1\"", rel);
-		for (int i = 0; i < st->non_kernel; i++)
-			if (!strcmp(st->on_kernel[i].release, rel))
-				return perr(c, k, "on_kernel: %s given twice", rel);
-		if (st->non_kernel == STEP_MAX_KERNELS)
-			return perr(c, k, "on_kernel: at most %d kernels a step", STEP_MAX_KERNELS);
-		ke = &st->on_kernel[st->non_kernel++];
-		memset(ke, 0, sizeof(*ke));
-		snprintf(ke->release, sizeof(ke->release), "%s", rel);
-		for (int f = 0; f < FS__N; f++)
-			ke->expect_content[f] = CONTENT_UNSET;
-		old = path_push(c, ".%s", rel);
-		if (v->type != YAML_MAPPING_NODE)
-			return perr(c, v, "on_kernel %s: expected a mapping {expect, expect_content, why}", rel);
-		for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
-			yaml_node_t *qk = node(c, q->key), *qv = node(c, q->value);
-			const char *ks = NULL;
-			int rc;
-
-			if (want_scalar(c, qk, &ks))
-				return -1;
-			if (!strcmp(ks, "expect")) {
-				rc = parse_expect(c, qv, &ke->expect);
-			} else if (!strcmp(ks, "expect_content")) {
-				rc = parse_per_fs(c, qv, ke->expect_content, CONTENT_UNSET, content_value,
-						  "new, old, zero, mixed", "kind");
-			} else if (!strcmp(ks, "why")) {
-				rc = get_str(c, qv, ke->why, sizeof(ke->why));
-				have_why = !rc && ke->why[0];
-			} else {
-				rc = perr(c, qk, "on_kernel %s: unknown key '%s' (allowed: expect, expect_content, why)",
-					  rel, ks);
-			}
-			if (rc)
-				return -1;
-		}
-		if (!have_why)
-			return perr(c, v, "on_kernel %s needs 'why': the kernel's reason, from its source", rel);
-		if (!ke->expect.set) {
-			int any = 0;
-
-			for (int f = 0; f < FS__N; f++)
-				any |= ke->expect_content[f] != CONTENT_UNSET;
-			if (!any)
-				return perr(c, v, "on_kernel %s changes nothing: give expect or expect_content", rel);
-		}
-		path_pop(c, old);
-	}
 	return 0;
 }
 
@@ -555,7 +447,7 @@ static int key_allowed(const char *list, const char *key, int *required)
 	return 0;
 }
 
-static int parse_sectors(struct pctx *c, yaml_node_t *n, struct fault_spec *f)
+static int parse_sectors(struct pctx *c, yaml_node_t *n, struct wb_rule *r)
 {
 	const char *s = NULL;
 	char a[64], *dash;
@@ -574,258 +466,39 @@ static int parse_sectors(struct pctx *c, yaml_node_t *n, struct fault_spec *f)
 		return perr(c, n, "expected <first>-<last> in sectors, got \"%s\"", s);
 	if (last < first)
 		return perr(c, n, "empty sector range \"%s\" (last < first)", s);
-	f->has_sectors = 1;
-	f->first = first;
-	f->last = last;
+	r->has_sectors = 1;
+	r->first = first;
+	r->last = last;
 	return 0;
 }
 
-static int parse_step_key(struct pctx *c, struct step *st, const char *k, yaml_node_t *v)
+/* one key of dm-wberr's rule grammar (wb_rule.h's table: kind and range) */
+static int parse_rule_key(struct pctx *c, yaml_node_t *v, struct wb_rule *r, int k)
 {
+	const struct wb_rule_key_desc *d = &wb_rule_keys[k];
 	uint64_t u;
-	int e;
+	int b;
 
-	if (!strcmp(k, "proc"))
-		return get_name(c, v, st->proc, sizeof(st->proc));
-	if (!strcmp(k, "fd"))
-		return get_name(c, v, st->fd, sizeof(st->fd));
-	if (!strcmp(k, "as") || !strcmp(k, "child"))
-		return get_name(c, v, st->fd2, sizeof(st->fd2));
-	if (!strcmp(k, "id"))
-		return get_name(c, v, st->fault.id, sizeof(st->fault.id));
-	if (!strcmp(k, "label"))
-		return get_name(c, v, st->label, sizeof(st->label));
-	if (!strcmp(k, "why"))
-		return get_str(c, v, st->why, sizeof(st->why));
-	if (!strcmp(k, "expect"))
-		return parse_expect(c, v, &st->expect);
-	if (!strcmp(k, "content"))
-		return parse_content(c, v, st);
-	if (!strcmp(k, "expect_content"))
-		return parse_expect_content(c, v, st);
-	if (!strcmp(k, "on_kernel"))
-		return parse_on_kernel(c, v, st);
-	if (!strcmp(k, "records")) {
-		yaml_node_t *pk, *pv;
-		size_t old;
-
-		if (v->type != YAML_MAPPING_NODE || v->data.mapping.pairs.top - v->data.mapping.pairs.start != 1)
-			return perr(c, v, "expected one 'path: errno' pair");
-		pk = node(c, v->data.mapping.pairs.start->key);
-		pv = node(c, v->data.mapping.pairs.start->value);
-		if (get_str(c, pk, st->rec_path, sizeof(st->rec_path)))
+	switch (d->kind) {
+	case WBERR_ABI_KIND_RANGE:
+		return parse_sectors(c, v, r);
+	case WBERR_ABI_KIND_ACTION:
+		return parse_action(c, v, r);
+	case WBERR_ABI_KIND_FLAGS:
+		return parse_bio_flags(c, v, r);
+	case WBERR_ABI_KIND_BOOL:
+		if (get_bool(c, v, &b))
 			return -1;
-		old = path_push(c, ".%s", st->rec_path);
-		if (parse_errno_value(c, pv, &st->rec_err))
+		wb_rule_set_number(r, k, (uint64_t)b);
+		return 0;
+	default:
+		if (get_u64(c, v, d->max, &u))
 			return -1;
-		if (st->rec_err <= 0)
-			return perr(c, pv, "records needs an error, not 0 or $errno");
-		path_pop(c, old);
+		if (u < d->min)
+			return perr(c, v, "%s must be >= %llu", d->yaml, (unsigned long long)d->min);
+		wb_rule_set_number(r, k, u);
 		return 0;
 	}
-	if (!strcmp(k, "path")) {
-		if (get_str(c, v, st->path, sizeof(st->path)))
-			return -1;
-		if (!st->path[0] || (st->path[0] == '/' ) || strstr(st->path, ".."))
-			return perr(c, v, "path must be relative to the mount point without '..' (or @dev for the device)");
-		return 0;
-	}
-	if (!strcmp(k, "file")) {
-		if (get_str(c, v, st->fault.file, sizeof(st->fault.file)))
-			return -1;
-		if (!st->fault.file[0] || st->fault.file[0] == '/' || st->fault.file[0] == '@')
-			return perr(c, v, "file must be a path relative to the mount point");
-		return 0;
-	}
-	if (!strcmp(k, "flags") && op_table[st->op].flag_names)
-		return get_flags(c, v, op_table[st->op].flag_names,
-				 (int *)((char *)st + op_table[st->op].flags_at));
-	if (!strcmp(k, "mode")) {
-		if (get_u64(c, v, 07777, &u))
-			return -1;
-		st->mode = (unsigned)u;
-		return 0;
-	}
-	if (!strcmp(k, "offset") || !strcmp(k, "size")) {
-		if (get_u64(c, v, 1ULL << 40, &u))
-			return -1;
-		if (k[0] == 'o') {
-			st->offset = (int64_t)u;
-		} else {
-			st->size = (int64_t)u;
-			st->has_size = 1;
-		}
-		return 0;
-	}
-	if (!strcmp(k, "pattern")) {
-		if (get_u64(c, v, 255, &u))
-			return -1;
-		st->pattern = (unsigned)u;
-		return 0;
-	}
-	if (!strcmp(k, "value") || !strcmp(k, "ms")) {
-		if (get_u64(c, v, k[0] == 'v' ? 3 : 600000, &u))
-			return -1;
-		if (k[0] == 'v' && u == 0)
-			return perr(c, v, "drop_caches value must be 1, 2 or 3");
-		st->value = (unsigned)u;
-		return 0;
-	}
-	if (!strcmp(k, "ops"))
-		return get_flags(c, v, wb_op_names, &e) ? -1 : (st->fault.ops = (unsigned)e, 0);
-	if (!strcmp(k, "status")) {
-		if (get_str(c, v, st->fault.status, sizeof(st->fault.status)))
-			return -1;
-		if (strcmp(st->fault.status, "$status") && !wb_status_by_name(st->fault.status)) {
-			char all[512];
-			size_t off = 0;
-
-			for (size_t i = 0; i < wb_nr_statuses; i++)
-				off += (size_t)snprintf(all + off, sizeof(all) - off, "%s%s", i ? ", " : "", wb_statuses[i].name);
-			return perr(c, v, "unknown status \"%s\" (expected one of: %s, nexus, $status)",
-				    st->fault.status, all);
-		}
-		return 0;
-	}
-	if (!strcmp(k, "sectors"))
-		return parse_sectors(c, v, &st->fault);
-	if (!strcmp(k, "skip"))
-		return get_u64(c, v, UINT32_MAX, &st->fault.skip);
-	if (!strcmp(k, "count"))
-		return get_u64(c, v, UINT32_MAX, &st->fault.count);
-	if (!strcmp(k, "every")) {
-		if (get_u64(c, v, UINT32_MAX, &st->fault.every))
-			return -1;
-		return st->fault.every ? 0 : perr(c, v, "every must be >= 1");
-	}
-	if (!strcmp(k, "prob")) {
-		if (get_u64(c, v, 1000000, &u))
-			return -1;
-		if (!u)
-			return perr(c, v, "prob must be 1..1000000 (ppm)");
-		st->fault.prob = (uint32_t)u;
-		return 0;
-	}
-	if (!strcmp(k, "action"))
-		return parse_action(c, v, &st->fault);
-	if (!strcmp(k, "bio_flags"))
-		return parse_bio_flags(c, v, &st->fault);
-	if (!strcmp(k, "split"))
-		return get_bool(c, v, &st->fault.split);
-	return perr(c, v, "internal: unhandled key");
-}
-
-/* @default_op: the op when the mapping has no 'op' key, or -1 to require one */
-static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st, int default_op)
-{
-	yaml_node_t *opnode = NULL;
-	char seen[24][NAME_LEN];
-	int nseen = 0, req;
-	const char *ks = NULL;
-
-	memset(st, 0, sizeof(*st));
-	strcpy(st->proc, "main");
-	st->line = (int)n->start_mark.line + 1;
-	st->col = (int)n->start_mark.column + 1;
-	st->mode = 0644;
-	st->pattern = 0xab;
-	st->value = 3;
-	for (int i = 0; i < FS__N; i++)
-		st->expect.err[i] = EXPECT_UNSET;
-	if (n->type != YAML_MAPPING_NODE)
-		return perr(c, n, "a step must be a mapping with an 'op' key, got %s", kind_name(n));
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(c, p->key);
-
-		if (want_scalar(c, k, &ks))
-			return -1;
-		if (!strcmp(ks, "op"))
-			opnode = node(c, p->value);
-	}
-	if (!opnode && default_op < 0)
-		return perr(c, n, "missing key 'op'");
-	if (opnode) {
-		size_t old = path_push(c, ".op");
-
-		if (get_enum(c, opnode, op_names, OP__N, &st->op))
-			return -1;
-		if (default_op >= 0 && st->op != default_op)
-			return perr(c, opnode, "only op %s belongs here", op_names[default_op]);
-		path_pop(c, old);
-	} else {
-		st->op = default_op;
-	}
-	if (st->op == OP_MSYNC)
-		st->flags = MS_SYNC;
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
-		size_t old;
-
-		ks = (const char *)k->data.scalar.value;
-		old = path_push(c, ".%s", ks);
-		for (int i = 0; i < nseen; i++)
-			if (!strcmp(seen[i], ks))
-				return perr(c, k, "duplicate key");
-		if (nseen < 24)
-			snprintf(seen[nseen++], NAME_LEN, "%s", ks);
-		if (!strcmp(ks, "op")) {
-			path_pop(c, old);
-			continue;
-		}
-		if (strcmp(ks, "proc") && strcmp(ks, "expect") && strcmp(ks, "why") && strcmp(ks, "on_kernel") &&
-		    strcmp(ks, "label") && strcmp(ks, "records") && !key_allowed(op_table[st->op].keys, ks, &req)) {
-			char allowed[256];
-			const char *src = op_table[st->op].keys;
-			size_t o = 0;
-
-			for (; *src && o + 1 < sizeof(allowed); src++)
-				if (*src != '*')
-					allowed[o++] = *src == ' ' ? ',' : *src;
-			allowed[o] = 0;
-			return perr(c, k, "unknown key '%s' for op %s (allowed: %s%sproc, expect, why, on_kernel, label, records)",
-				    ks, op_names[st->op], allowed, o ? "," : "");
-		}
-		if (parse_step_key(c, st, ks, v))
-			return -1;
-		path_pop(c, old);
-	}
-	/* required keys */
-	for (const char *p = op_table[st->op].keys; *p;) {
-		size_t l;
-		int found = 0;
-
-		while (*p == ' ')
-			p++;
-		if (*p != '*') {
-			p += strcspn(p, " ");
-			continue;
-		}
-		p++;
-		l = strcspn(p, " ");
-		for (int i = 0; i < nseen; i++)
-			if (strlen(seen[i]) == l && !strncmp(seen[i], p, l))
-				found = 1;
-		if (!found)
-			return perr(c, n, "op %s needs key '%.*s'", op_names[st->op], (int)l, p);
-		p += l;
-	}
-	if (st->op == OP_FAULT && st->fault.file[0] && st->fault.has_sectors)
-		return perr(c, n, "a fault takes 'file' or 'sectors', not both");
-	if (st->op == OP_BADBLOCKS && (st->path[0] == '@' || st->offset % 512 || st->size % 512 || !st->size))
-		return perr(c, n, "badblocks marks whole sectors of a file: a path in the mount, offset and size multiples of 512, size > 0");
-	if (st->op == OP_SYNC_FILE_RANGE && !st->flags)
-		return perr(c, n, "sync_file_range needs at least one flag");
-	if (st->op == OP_OPEN && !(st->oflags & (O_WRONLY | O_RDWR)) && (st->oflags & O_TRUNC))
-		return perr(c, n, "O_TRUNC without O_WRONLY or O_RDWR");
-	for (int i = 0; i < FS__N; i++)
-		if (st->expect_content[i] != CONTENT_UNSET && !st->has_content)
-			return perr(c, n, "expect_content needs content: {new: <byte>, old: <byte>}");
-	for (int k = 0; k < st->non_kernel; k++)
-		for (int i = 0; i < FS__N; i++)
-			if (st->on_kernel[k].expect_content[i] != CONTENT_UNSET && !st->has_content)
-				return perr(c, n, "on_kernel %s: expect_content needs content: {new: <byte>, old: <byte>}",
-					    st->on_kernel[k].release);
-	return 0;
 }
 
 static int parse_fs(struct pctx *c, yaml_node_t *n, unsigned *mask)
@@ -833,6 +506,10 @@ static int parse_fs(struct pctx *c, yaml_node_t *n, unsigned *mask)
 	int fs;
 
 	*mask = 0;
+	if (n->type == YAML_SCALAR_NODE && !strcmp((const char *)n->data.scalar.value, "all")) {
+		*mask = (1u << FS__N) - 1;	/* every one of the table, raw too */
+		return 0;
+	}
 	if (n->type == YAML_SCALAR_NODE) {
 		if (get_enum(c, n, fs_names, FS__N, &fs))
 			return -1;
@@ -840,7 +517,7 @@ static int parse_fs(struct pctx *c, yaml_node_t *n, unsigned *mask)
 		return 0;
 	}
 	if (n->type != YAML_SEQUENCE_NODE)
-		return perr(c, n, "expected a filesystem name or a list of them, got %s", kind_name(n));
+		return perr(c, n, "expected a filesystem name, a list of them or all, got %s", kind_name(n));
 	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
 		size_t old = path_push(c, "[%d]", (int)(it - n->data.sequence.items.start));
 
@@ -851,48 +528,6 @@ static int parse_fs(struct pctx *c, yaml_node_t *n, unsigned *mask)
 	}
 	if (!*mask)
 		return perr(c, n, "empty filesystem list");
-	return 0;
-}
-
-static int parse_matrix(struct pctx *c, yaml_node_t *n, struct scenario *sc)
-{
-	if (n->type != YAML_MAPPING_NODE)
-		return perr(c, n, "expected a mapping {status: [...]}, got %s", kind_name(n));
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
-		const char *ks = NULL;
-		size_t old;
-
-		if (want_scalar(c, k, &ks))
-			return -1;
-		old = path_push(c, ".%s", ks);
-		if (strcmp(ks, "status"))
-			return perr(c, k, "unknown key '%s' (allowed: status)", ks);
-		sc->matrix_status = 1;
-		if (v->type == YAML_SCALAR_NODE && !strcmp((char *)v->data.scalar.value, "all")) {
-			for (size_t i = 0; i < wb_nr_statuses; i++)
-				strcpy(sc->statuses[sc->nstatuses++], wb_statuses[i].name);
-		} else if (v->type == YAML_SEQUENCE_NODE) {
-			for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
-				yaml_node_t *e = node(c, *it);
-				size_t o2 = path_push(c, "[%d]", (int)(it - v->data.sequence.items.start));
-
-				if (sc->nstatuses >= 24)
-					return perr(c, e, "too many statuses");
-				if (get_str(c, e, sc->statuses[sc->nstatuses], NAME_LEN))
-					return -1;
-				if (!wb_status_by_name(sc->statuses[sc->nstatuses]))
-					return perr(c, e, "unknown status \"%s\"", sc->statuses[sc->nstatuses]);
-				sc->nstatuses++;
-				path_pop(c, o2);
-			}
-		} else {
-			return perr(c, v, "expected 'all' or a list of status names, got %s", kind_name(v));
-		}
-		path_pop(c, old);
-	}
-	if (!sc->nstatuses)
-		return perr(c, n, "matrix needs a non-empty status list");
 	return 0;
 }
 
@@ -975,348 +610,892 @@ static int parse_arm(struct pctx *c, yaml_node_t *n, struct program *pg)
 	return rc;
 }
 
-/* expect: {program: any|zero|nonzero, check: pass|fail, errors: seen|lost|silent} */
-static int parse_prog_expect(struct pctx *c, yaml_node_t *n, struct program *pg)
+/* ------------------------------------------------------------------ */
+/* The walker: a mapping by its table (schema.h)                       */
+/* ------------------------------------------------------------------ */
+
+const struct ykey *schema_key(const struct ytable *t, const char *name)
 {
-	static const char *const exits[] = { "any", "zero", "nonzero" };
-	static const char *const checks[] = { NULL, "pass", "fail" };
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->keys[i].name, name))
+			return &t->keys[i];
+	return NULL;
+}
+
+/* the defaults of @t's numbers and switches into @obj */
+static void schema_init(const struct ytable *t, void *obj)
+{
+	for (int i = 0; i < t->n; i++) {
+		const struct ykey *k = &t->keys[i];
+		char *f = (char *)obj + k->at;
+
+		if (!k->dflt || (k->type != Y_U64 && k->type != Y_BOOL && k->type != Y_ENUM))
+			continue;
+		if (k->size == sizeof(uint64_t))
+			memcpy(f, &k->dflt, sizeof(uint64_t));
+		else
+			*(unsigned *)f = (unsigned)k->dflt;
+	}
+}
+
+static int parse_number(struct pctx *c, yaml_node_t *v, const struct ykey *k, char *f)
+{
+	uint64_t u;
+
+	if (get_u64(c, v, k->max, &u))
+		return -1;
+	if (u < k->min && k->max != UINT64_MAX)
+		return perr(c, v, "%s must be %llu..%llu", k->name, (unsigned long long)k->min,
+			    (unsigned long long)k->max);
+	if (u < k->min)
+		return perr(c, v, "%s must be >= %llu", k->name, (unsigned long long)k->min);
+	if (k->size == sizeof(uint64_t))
+		memcpy(f, &u, sizeof(u));
+	else
+		*(unsigned *)f = (unsigned)u;
+	return 0;
+}
+
+static int parse_value(struct pctx *c, yaml_node_t *v, const struct ykey *k, void *obj)
+{
+	char *f = (char *)obj + k->at;
+
+	switch (k->type) {
+	case Y_NAME: return get_name(c, v, f, k->size);
+	case Y_STR: return get_str(c, v, f, k->size);
+	case Y_U64: return parse_number(c, v, k, f);
+	case Y_BOOL: return get_bool(c, v, (int *)f);
+	case Y_ENUM: return get_enum(c, v, k->names, k->nnames, (int *)f);
+	case Y_RULE: return parse_rule_key(c, v, (struct wb_rule *)f, k->rule_key);
+	case Y_FN: return k->fn(c, v, obj);
+	default: return 0;
+	}
+}
+
+/* the names of @t's keys that @allowed lets @obj have (and, with @only,
+ * that have one of those flags), ", "-joined */
+static void schema_list(const struct ytable *t, int (*allowed)(const void *, const struct ykey *),
+			const void *obj, unsigned only, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < t->n && off < len; i++)
+		if ((!only || (t->keys[i].flags & only)) && (!allowed || allowed(obj, &t->keys[i])))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", t->keys[i].name);
+}
+
+struct walk {
+	const struct ytable *t;
+	void *obj;
+	const char *who;		/* starts a refusal: "on_kernel 6.1: " */
+	int (*allowed)(const void *obj, const struct ykey *k);	/* NULL: every key */
+	/* an unknown key's refusal, instead of "unknown key '%s' (allowed: ...)" */
+	int (*refuse)(struct pctx *c, yaml_node_t *k, const char *ks, const void *obj);
+	yaml_node_t *nodes[64];		/* the value of key i, NULL: absent */
+};
+
+/* one pair of the mapping: its key known, allowed and new, its value parsed */
+static int walk_pair(struct pctx *c, struct walk *w, yaml_node_t *k, yaml_node_t *v)
+{
+	const struct ykey *key;
+	const char *ks = NULL;
+	char all[512];
+	size_t old;
+
+	if (want_scalar(c, k, &ks))
+		return -1;
+	old = w->t->key_path ? path_push(c, "%s%s", c->path[0] ? "." : "", ks) : strlen(c->path);
+	key = schema_key(w->t, ks);
+	if (key && w->nodes[key - w->t->keys])
+		return perr(c, k, "duplicate key");
+	if (!key || (w->allowed && !w->allowed(w->obj, key))) {
+		if (w->refuse)
+			return w->refuse(c, k, ks, w->obj);
+		schema_list(w->t, w->allowed, w->obj, 0, all, sizeof(all));
+		return perr(c, k, "%sunknown key '%s' (allowed: %s)", w->who, ks, all);
+	}
+	w->nodes[key - w->t->keys] = v;
+	if (!(key->flags & YK_OP) && parse_value(c, v, key, w->obj))
+		return -1;
+	path_pop(c, old);
+	return 0;
+}
+
+/*
+ * Walks mapping @n (the caller has checked it is one) by @w->t into
+ * @w->obj; then every required key must be there, in table order.
+ */
+static int walk(struct pctx *c, yaml_node_t *n, struct walk *w)
+{
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
+		if (walk_pair(c, w, node(c, p->key), node(c, p->value)))
+			return -1;
+	for (int i = 0; i < w->t->n; i++) {
+		const struct ykey *k = &w->t->keys[i];
+
+		if (k->need && !w->nodes[i])
+			return k->need[0] ? perr(c, n, "%s%s", w->who, k->need) :
+					    perr(c, n, "%smissing key '%s'", w->who, k->name);
+	}
+	return 0;
+}
+
+/* the value of key @name of a walk, NULL when absent */
+static yaml_node_t *walked(const struct walk *w, const char *name)
+{
+	const struct ykey *k = schema_key(w->t, name);
+
+	return k ? w->nodes[k - w->t->keys] : NULL;
+}
+
+#define K(n, t)			.name = n, .type = t
+#define FIELD(type, f)		.at = offsetof(type, f), .size = sizeof(((type *)0)->f)
+#define NAMES(a)		.names = a, .nnames = (int)(sizeof(a) / sizeof(a[0]))
+#define TABLE(nm, a, kp)	{ nm, a, (int)(sizeof(a) / sizeof(a[0])), kp }
+
+/* ------------------------------------------------------------------ */
+/* A step                                                              */
+/* ------------------------------------------------------------------ */
+
+static const struct ykey content_keys[] = {
+	{ "new", Y_U64, FIELD(struct step, content_new), .max = 255, .need = "content needs both new and old" },
+	{ "old", Y_U64, FIELD(struct step, content_old), .max = 255, .need = "content needs both new and old" },
+};
+const struct ytable content_schema = TABLE("content", content_keys, 1);
+
+/* content: {new: <byte>, old: <byte>}, both required, different */
+static int v_content(struct pctx *c, yaml_node_t *n, void *obj)
+{
+	struct step *st = obj;
+	struct walk w = { .t = &content_schema, .obj = st, .who = "" };
 
 	if (n->type != YAML_MAPPING_NODE)
-		return perr(c, n, "expected a mapping {program, check, errors}, got %s", kind_name(n));
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
-		const char *ks = NULL;
-		size_t old;
-		int rc;
+		return perr(c, n, "expected {new: <byte>, old: <byte>}, got %s", kind_name(n));
+	if (walk(c, n, &w))
+		return -1;
+	if (st->content_new == st->content_old)
+		return perr(c, n, "content: new and old are the same byte, a read could not tell them apart");
+	st->has_content = 1;
+	return 0;
+}
 
-		if (want_scalar(c, k, &ks))
-			return -1;
-		old = path_push(c, ".%s", ks);
-		if (!strcmp(ks, "program"))
-			rc = get_enum(c, v, exits, 3, &pg->expect_program);
-		else if (!strcmp(ks, "check"))
-			rc = get_enum(c, v, checks, 3, &pg->expect_check);
-		else if (!strcmp(ks, "errors"))
-			rc = get_enum(c, v, errors_expect_names, ERRORS__N, &pg->expect_errors);
-		else
-			rc = perr(c, k, "unknown key '%s' (allowed: program, check, errors)", ks);
-		if (rc)
+/* expect_content: new|old|zero|mixed, or a mapping fs: kind with default */
+static int v_expect_content(struct pctx *c, yaml_node_t *n, void *obj)
+{
+	return parse_per_fs(c, n, ((struct step *)obj)->expect_content, CONTENT_UNSET, content_value,
+			    "new, old, zero, mixed", "kind");
+}
+
+static int v_expect(struct pctx *c, yaml_node_t *n, void *obj)
+{
+	return parse_expect(c, n, &((struct step *)obj)->expect);
+}
+
+static int v_ke_expect(struct pctx *c, yaml_node_t *n, void *obj)
+{
+	return parse_expect(c, n, &((struct kernel_expect *)obj)->expect);
+}
+
+static int v_ke_expect_content(struct pctx *c, yaml_node_t *n, void *obj)
+{
+	return parse_per_fs(c, n, ((struct kernel_expect *)obj)->expect_content, CONTENT_UNSET, content_value,
+			    "new, old, zero, mixed", "kind");
+}
+
+static const struct ykey on_kernel_keys[] = {
+	{ K("expect", Y_FN), .fn = v_ke_expect },
+	{ K("expect_content", Y_FN), .fn = v_ke_expect_content },
+	{ K("why", Y_STR), FIELD(struct kernel_expect, why) },
+};
+/* the path stays at the release: "steps[0].on_kernel.6.1" */
+const struct ytable on_kernel_schema = TABLE("on_kernel", on_kernel_keys, 0);
+
+/* one release of on_kernel: "M.m": {expect, expect_content, why} */
+static int on_kernel_one(struct pctx *c, yaml_node_t *k, yaml_node_t *v, struct step *st)
+{
+	struct kernel_expect *ke;
+	const char *rel = NULL;
+	char who[48];
+	int maj, min, used = 0, any = 0;
+
+	if (want_scalar(c, k, &rel))
+		return -1;
+	if (sscanf(rel, "%d.%d%n", &maj, &min, &used) != 2 || rel[used] || maj < 2 ||
+	    strlen(rel) >= sizeof(ke->release))
+		return perr(c, k, "on_kernel: '%s' is not a release major.minor such as \"6.1\"", rel);
+	for (int i = 0; i < st->non_kernel; i++)
+		if (!strcmp(st->on_kernel[i].release, rel))
+			return perr(c, k, "on_kernel: %s given twice", rel);
+	if (st->non_kernel == STEP_MAX_KERNELS)
+		return perr(c, k, "on_kernel: at most %d kernels a step", STEP_MAX_KERNELS);
+	ke = &st->on_kernel[st->non_kernel++];
+	memset(ke, 0, sizeof(*ke));
+	snprintf(ke->release, sizeof(ke->release), "%s", rel);
+	for (int f = 0; f < FS__N; f++)
+		ke->expect_content[f] = CONTENT_UNSET;
+	path_push(c, ".%s", rel);
+	if (v->type != YAML_MAPPING_NODE)
+		return perr(c, v, "on_kernel %s: expected a mapping {expect, expect_content, why}", rel);
+	snprintf(who, sizeof(who), "on_kernel %s: ", rel);
+	if (walk(c, v, &(struct walk){ .t = &on_kernel_schema, .obj = ke, .who = who }))
+		return -1;
+	if (!ke->why[0])
+		return perr(c, v, "on_kernel %s needs 'why': the kernel's reason, from its source", rel);
+	for (int f = 0; f < FS__N; f++)
+		any |= ke->expect_content[f] != CONTENT_UNSET;
+	if (!ke->expect.set && !any)
+		return perr(c, v, "on_kernel %s changes nothing: give expect or expect_content", rel);
+	return 0;
+}
+
+/*
+ * on_kernel: {"M.m": {expect: ..., expect_content: ..., why: "..."}, ...}:
+ * what the step expects on that kernel instead, with the reason required
+ */
+static int v_on_kernel(struct pctx *c, yaml_node_t *n, void *obj)
+{
+	if (n->type != YAML_MAPPING_NODE || n->data.mapping.pairs.top == n->data.mapping.pairs.start)
+		return perr(c, n, "on_kernel needs a mapping of releases (\"6.1\": {expect: ..., why: ...})");
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		size_t old = strlen(c->path);
+
+		if (on_kernel_one(c, node(c, p->key), node(c, p->value), obj))
 			return -1;
 		path_pop(c, old);
 	}
+	return 0;
+}
+
+/* records: {path: errno}, one pair */
+static int v_records(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	struct step *st = obj;
+	yaml_node_t *pk, *pv;
+	size_t old;
+
+	if (v->type != YAML_MAPPING_NODE || v->data.mapping.pairs.top - v->data.mapping.pairs.start != 1)
+		return perr(c, v, "expected one 'path: errno' pair");
+	pk = node(c, v->data.mapping.pairs.start->key);
+	pv = node(c, v->data.mapping.pairs.start->value);
+	if (get_str(c, pk, st->rec_path, sizeof(st->rec_path)))
+		return -1;
+	old = path_push(c, ".%s", st->rec_path);
+	if (parse_errno_value(c, pv, &st->rec_err))
+		return -1;
+	if (st->rec_err <= 0)
+		return perr(c, pv, "records needs an error, not 0 or $errno");
+	path_pop(c, old);
+	return 0;
+}
+
+static int v_path(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	struct step *st = obj;
+
+	if (get_str(c, v, st->path, sizeof(st->path)))
+		return -1;
+	if (!st->path[0] || st->path[0] == '/' || strstr(st->path, ".."))
+		return perr(c, v, "path must be relative to the mount point without '..' (or @dev for the device)");
+	return 0;
+}
+
+static int v_file(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	struct fault_spec *f = &((struct step *)obj)->fault;
+
+	if (get_str(c, v, f->file, sizeof(f->file)))
+		return -1;
+	if (!f->file[0] || f->file[0] == '/' || f->file[0] == '@')
+		return perr(c, v, "file must be a path relative to the mount point");
+	return 0;
+}
+
+/* flags: the op's own flag names (ops.h), into the op's field */
+static int v_flags(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	struct step *st = obj;
+
+	return get_flags(c, v, op_table[st->op].flag_names, (int *)((char *)st + op_table[st->op].flags_at));
+}
+
+static int v_ops(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	int e;
+
+	if (get_flags(c, v, wb_op_names, &e))
+		return -1;
+	((struct step *)obj)->fault.rule.ops = (unsigned)e;
+	return 0;
+}
+
+static int v_status(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	struct wb_rule *r = &((struct step *)obj)->fault.rule;
+	char all[512];
+	size_t off = 0;
+
+	if (get_str(c, v, r->status, sizeof(r->status)))
+		return -1;
+	if (!strcmp(r->status, "$status") || wb_status_by_name(r->status))
+		return 0;
+	for (size_t i = 0; i < wb_nr_statuses; i++)
+		off += (size_t)snprintf(all + off, sizeof(all) - off, "%s%s", i ? ", " : "", wb_statuses[i].name);
+	return perr(c, v, "unknown status \"%s\" (expected one of: %s, nexus, $status)", r->status, all);
+}
+
+#define STEP(f)	FIELD(struct step, f)
+/* a key of dm-wberr's rule grammar, from its table (dm-wberr-abi.h) */
+#define RULE_KEY(sfx, wire, yaml, ...) \
+	{ K(#yaml, Y_RULE), STEP(fault.rule), .rule_key = WB_KEY_##sfx, .doc = "dm-wberr's " #wire "=" },
+
+static const struct ykey step_keys[] = {
+	/* every step */
+	{ K("op", Y_NODE), .flags = YK_OP },
+	{ K("proc", Y_NAME), STEP(proc), .flags = YK_COMMON, .doc = "name, default \"main\": the process that makes the call" },
+	{ K("expect", Y_FN), .fn = v_expect, .flags = YK_COMMON, .doc = "errno, or a mapping {raw|ext4|ext2|xfs|btrfs|default: errno}" },
+	{ K("why", Y_STR), STEP(why), .flags = YK_COMMON, .doc = "string: the kernel's reason when expect differs from the model" },
+	{ K("on_kernel", Y_FN), .fn = v_on_kernel, .flags = YK_COMMON },
+	{ K("label", Y_NAME), STEP(label), .flags = YK_COMMON, .doc = "name: the column of the errno-fidelity table" },
+	{ K("records", Y_FN), .fn = v_records, .flags = YK_COMMON },
+	/* the op's own: ops.h says which op takes which */
+	{ K("fd", Y_NAME), STEP(fd) },
+	{ K("path", Y_FN), .fn = v_path },
+	{ K("flags", Y_FN), .fn = v_flags },
+	{ "mode", Y_U64, STEP(mode), .max = 07777, .dflt = 0644 },
+	{ K("as", Y_NAME), STEP(fd2) },
+	{ K("child", Y_NAME), STEP(fd2) },
+	{ "offset", Y_U64, STEP(offset), .max = 1ULL << 40 },
+	{ "size", Y_U64, STEP(size), .max = 1ULL << 40 },
+	{ "pattern", Y_U64, STEP(pattern), .max = 255, .dflt = 0xab },
+	{ K("content", Y_FN), .fn = v_content },
+	{ K("expect_content", Y_FN), .fn = v_expect_content },
+	{ "value", Y_U64, STEP(value), .min = 1, .max = 3, .dflt = 3 },
+	{ "ms", Y_U64, STEP(value), .max = 600000 },
+	/* a fault: where wberr-run aims it, then dm-wberr's rule */
+	{ K("id", Y_NAME), STEP(fault.id) },
+	{ K("file", Y_FN), .fn = v_file },
+	{ K("ops", Y_FN), .fn = v_ops },
+	{ K("status", Y_FN), .fn = v_status },
+#define WBERR_ABI_KEY RULE_KEY
+#include "dm-wberr-abi.h"
+};
+const struct ytable step_schema = TABLE("step", step_keys, 1);
+
+/* the common keys and the op's own (ops.h's row) */
+static int step_allows(const void *obj, const struct ykey *k)
+{
+	int req;
+
+	return (k->flags & (YK_COMMON | YK_OP)) ||
+	       key_allowed(op_table[((const struct step *)obj)->op].keys, k->name, &req);
+}
+
+static int step_refuse(struct pctx *c, yaml_node_t *k, const char *ks, const void *obj)
+{
+	const struct step *st = obj;
+	const char *src = op_table[st->op].keys;
+	char allowed[256], common[128];
+	size_t o = 0;
+
+	for (; *src && o + 1 < sizeof(allowed); src++)
+		if (*src != '*')
+			allowed[o++] = *src == ' ' ? ',' : *src;
+	allowed[o] = 0;
+	schema_list(&step_schema, NULL, NULL, YK_COMMON, common, sizeof(common));
+	return perr(c, k, "unknown key '%s' for op %s (allowed: %s%s%s)", ks, op_names[st->op], allowed,
+		    o ? "," : "", common);
+}
+
+/* the defaults, and the op (@default_op when the mapping has none, -1: required) */
+static int step_op(struct pctx *c, yaml_node_t *n, struct step *st, int default_op)
+{
+	yaml_node_t *opnode = NULL;
+	const char *ks = NULL;
+	size_t old;
+
+	memset(st, 0, sizeof(*st));
+	schema_init(&step_schema, st);
+	strcpy(st->proc, "main");
+	st->line = (int)n->start_mark.line + 1;
+	st->col = (int)n->start_mark.column + 1;
+	for (int i = 0; i < FS__N; i++)
+		st->expect.err[i] = EXPECT_UNSET;
+	wb_rule_init(&st->fault.rule);
+	if (n->type != YAML_MAPPING_NODE)
+		return perr(c, n, "a step must be a mapping with an 'op' key, got %s", kind_name(n));
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		if (want_scalar(c, node(c, p->key), &ks))
+			return -1;
+		if (!strcmp(ks, "op"))
+			opnode = node(c, p->value);
+	}
+	st->op = default_op;
+	if (!opnode)
+		return default_op < 0 ? perr(c, n, "missing key 'op'") : 0;
+	old = path_push(c, ".op");
+	if (get_enum(c, opnode, op_names, OP__N, &st->op))
+		return -1;
+	if (default_op >= 0 && st->op != default_op)
+		return perr(c, opnode, "only op %s belongs here", op_names[default_op]);
+	path_pop(c, old);
+	return 0;
+}
+
+/* the op's required keys (starred in ops.h) */
+static int step_required(struct pctx *c, yaml_node_t *n, const struct step *st, const struct walk *w)
+{
+	for (const char *p = op_table[st->op].keys; *p;) {
+		char key[32];
+		size_t l;
+
+		while (*p == ' ')
+			p++;
+		l = strcspn(p, " ");
+		if (*p == '*') {
+			snprintf(key, sizeof(key), "%.*s", (int)l - 1, p + 1);
+			if (!walked(w, key))
+				return perr(c, n, "op %s needs key '%s'", op_names[st->op], key);
+		}
+		p += l;
+	}
+	return 0;
+}
+
+/* what no single key can say */
+static int step_checks(struct pctx *c, yaml_node_t *n, const struct step *st)
+{
+	if (st->op == OP_FAULT && st->fault.file[0] && st->fault.rule.has_sectors)
+		return perr(c, n, "a fault takes 'file' or 'sectors', not both");
+	if (st->op == OP_BADBLOCKS && (st->path[0] == '@' || st->offset % 512 || st->size % 512 || !st->size))
+		return perr(c, n, "badblocks marks whole sectors of a file: a path in the mount, offset and size multiples of 512, size > 0");
+	if (st->op == OP_SYNC_FILE_RANGE && !st->flags)
+		return perr(c, n, "sync_file_range needs at least one flag");
+	if (st->op == OP_OPEN && !(st->oflags & (O_WRONLY | O_RDWR)) && (st->oflags & O_TRUNC))
+		return perr(c, n, "O_TRUNC without O_WRONLY or O_RDWR");
+	for (int i = 0; i < FS__N; i++)
+		if (st->expect_content[i] != CONTENT_UNSET && !st->has_content)
+			return perr(c, n, "expect_content needs content: {new: <byte>, old: <byte>}");
+	for (int k = 0; k < st->non_kernel; k++)
+		for (int i = 0; i < FS__N; i++)
+			if (st->on_kernel[k].expect_content[i] != CONTENT_UNSET && !st->has_content)
+				return perr(c, n, "on_kernel %s: expect_content needs content: {new: <byte>, old: <byte>}",
+					    st->on_kernel[k].release);
+	return 0;
+}
+
+/* @default_op: the op when the mapping has no 'op' key, or -1 to require one */
+static int parse_step(struct pctx *c, yaml_node_t *n, struct step *st, int default_op)
+{
+	struct walk w = { .t = &step_schema, .obj = st, .who = "", .allowed = step_allows,
+			  .refuse = step_refuse };
+
+	if (step_op(c, n, st, default_op))
+		return -1;
+	if (st->op == OP_MSYNC)
+		st->flags = MS_SYNC;
+	if (walk(c, n, &w) || step_required(c, n, st, &w))
+		return -1;
+	st->has_size = walked(&w, "size") != NULL;
+	return step_checks(c, n, st);
+}
+
+/* ------------------------------------------------------------------ */
+/* A program                                                           */
+/* ------------------------------------------------------------------ */
+
+static int v_arm(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	return parse_arm(c, v, obj);
+}
+
+static int v_user(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	struct program *pg = obj;
+	char buf[32], *end;
+	unsigned long uid, gid;
+
+	if (get_str(c, v, buf, sizeof(buf)))
+		return -1;
+	uid = strtoul(buf, &end, 10);
+	gid = uid;
+	if (*end == ':')
+		gid = strtoul(end + 1, &end, 10);
+	if (end == buf || *end || !uid || uid > 65535 || !gid || gid > 65535)
+		return perr(c, v, "user must be UID or UID:GID, non-zero (the program runs unprivileged)");
+	pg->has_user = 1;
+	pg->uid = (unsigned)uid;
+	pg->gid = (unsigned)gid;
+	return 0;
+}
+
+static int v_recover(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	struct program *pg = obj;
+
+	if (v->type != YAML_SEQUENCE_NODE)
+		return perr(c, v, "expected a list of: kill, clear_faults, drop_caches, remount, device_cycle");
+	pg->nrecover = 0;
+	for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+		size_t old = path_push(c, "[%d]", (int)(it - v->data.sequence.items.start));
+
+		if (pg->nrecover == PROG_MAX_LIST)
+			return perr(c, node(c, *it), "at most %d recovery actions", PROG_MAX_LIST);
+		if (get_enum(c, node(c, *it), recover_names, REC__N, &pg->recover[pg->nrecover++]))
+			return -1;
+		path_pop(c, old);
+	}
+	return 0;
+}
+
+static int v_needs(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	struct program *pg = obj;
+
+	return get_str_list(c, v, pg->needs, PROG_MAX_LIST, &pg->nneeds);
+}
+
+static int v_env(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	struct program *pg = obj;
+
+	if (v->type != YAML_MAPPING_NODE)
+		return perr(c, v, "expected a mapping NAME: value, got %s", kind_name(v));
+	for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+		char name[NAME_LEN], val[PATH_LEN - NAME_LEN];
+
+		if (pg->nenv == PROG_MAX_LIST)
+			return perr(c, node(c, q->key), "at most %d variables", PROG_MAX_LIST);
+		if (get_name(c, node(c, q->key), name, sizeof(name)) ||
+		    get_str(c, node(c, q->value), val, sizeof(val)))
+			return -1;
+		snprintf(pg->env[pg->nenv++], PATH_LEN, "%s=%s", name, val);
+	}
+	return 0;
+}
+
+static const char *const exit_names[] = { "any", "zero", "nonzero" };
+static const char *const check_names[] = { NULL, "pass", "fail" };
+
+static const struct ykey prog_expect_keys[] = {
+	{ K("program", Y_ENUM), FIELD(struct program, expect_program), NAMES(exit_names) },
+	{ K("check", Y_ENUM), FIELD(struct program, expect_check), NAMES(check_names), .dflt = EXIT_ZERO },
+	{ K("errors", Y_ENUM), FIELD(struct program, expect_errors), .names = errors_expect_names, .nnames = ERRORS__N },
+};
+const struct ytable prog_expect_schema = TABLE("expect", prog_expect_keys, 1);
+
+/* expect: {program: any|zero|nonzero, check: pass|fail, errors: seen|lost|silent} */
+static int v_prog_expect(struct pctx *c, yaml_node_t *n, void *obj)
+{
+	if (n->type != YAML_MAPPING_NODE)
+		return perr(c, n, "expected a mapping {program, check, errors}, got %s", kind_name(n));
+	return walk(c, n, &(struct walk){ .t = &prog_expect_schema, .obj = obj, .who = "" });
+}
+
+#define PROG(f)	FIELD(struct program, f)
+static const struct ykey program_keys[] = {
+	{ K("needs", Y_FN), .fn = v_needs, .doc = "paths that must exist, else the instance is SKIPped" },
+	{ K("env", Y_FN), .fn = v_env, .doc = "added to every command's environment" },
+	{ K("user", Y_FN), .fn = v_user, .doc = "UID or UID:GID for run and check (setup runs as root)" },
+	{ K("setup", Y_STR), PROG(setup), .doc = "sh -c, before the program" },
+	{ K("run", Y_STR), PROG(run), .need = "program needs 'run' (the command, sh -c)", .doc = "the program, sh -c" },
+	{ "timeout_s", Y_U64, PROG(timeout_s), .min = 1, .max = 86400, .dflt = 600,
+	  .doc = "for run and for check, each" },
+	{ K("arm", Y_FN), .fn = v_arm, .doc = "or: start | {after_ms: N}" },
+	{ K("faults", Y_NODE), .need = "program needs 'faults' (a list of fault steps without 'op')",
+	  .doc = "fault steps without 'op' (see fault above)" },
+	{ K("recover", Y_FN), .fn = v_recover, .doc = "the default; also remount, device_cycle" },
+	{ K("check", Y_STR), PROG(check) },
+	{ K("expect", Y_FN), .fn = v_prog_expect, .doc = "the defaults are any, pass, seen" },
+	{ K("why", Y_STR), PROG(why), .doc = "needed when check: fail or errors: lost|silent" },
+};
+const struct ytable program_schema = TABLE("program", program_keys, 1);
+
+/* faults: fault steps without 'op', each aimed at a file or sectors */
+static int program_faults(struct pctx *c, yaml_node_t *faults, struct program *pg)
+{
+	size_t old = path_push(c, ".faults");
+
+	if (faults->type != YAML_SEQUENCE_NODE || faults->data.sequence.items.top == faults->data.sequence.items.start)
+		return perr(c, faults, "expected a non-empty list of faults");
+	for (yaml_node_item_t *it = faults->data.sequence.items.start; it < faults->data.sequence.items.top; it++) {
+		size_t o2 = path_push(c, "[%d]", (int)(it - faults->data.sequence.items.start));
+		struct step *st;
+
+		if (pg->nfaults == PROG_MAX_FAULTS)
+			return perr(c, node(c, *it), "at most %d faults", PROG_MAX_FAULTS);
+		st = &pg->faults[pg->nfaults];
+		if (parse_step(c, node(c, *it), st, OP_FAULT))
+			return -1;
+		if (!st->fault.id[0])
+			snprintf(st->fault.id, sizeof(st->fault.id), "f%d", pg->nfaults + 1);
+		if (!st->fault.file[0] && !st->fault.rule.has_sectors)
+			return perr(c, node(c, *it), "a program's fault needs 'file' (a path, a glob or $marker) or 'sectors'");
+		pg->nfaults++;
+		path_pop(c, o2);
+	}
+	path_pop(c, old);
 	return 0;
 }
 
 static int parse_program(struct pctx *c, yaml_node_t *n, struct program *pg)
 {
-	int have_run = 0;
-	yaml_node_t *faults = NULL;
+	struct walk w = { .t = &program_schema, .obj = pg, .who = "" };
 
-	pg->timeout_s = 600;
-	pg->expect_check = EXIT_ZERO;
+	schema_init(&program_schema, pg);
+	schema_init(&prog_expect_schema, pg);
 	pg->recover[pg->nrecover++] = REC_KILL;
 	pg->recover[pg->nrecover++] = REC_CLEAR_FAULTS;
 	pg->recover[pg->nrecover++] = REC_DROP_CACHES;
 	if (n->type != YAML_MAPPING_NODE)
 		return perr(c, n, "program must be a mapping, got %s", kind_name(n));
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
-		const char *ks = NULL;
-		size_t old;
-		uint64_t u;
-		int rc = 0;
-
-		if (want_scalar(c, k, &ks))
-			return -1;
-		old = path_push(c, ".%s", ks);
-		if (!strcmp(ks, "setup")) {
-			rc = get_str(c, v, pg->setup, sizeof(pg->setup));
-		} else if (!strcmp(ks, "run")) {
-			rc = get_str(c, v, pg->run, sizeof(pg->run));
-			have_run = 1;
-		} else if (!strcmp(ks, "check")) {
-			rc = get_str(c, v, pg->check, sizeof(pg->check));
-		} else if (!strcmp(ks, "user")) {
-			char buf[32], *end;
-			unsigned long uid, gid;
-
-			if (get_str(c, v, buf, sizeof(buf)))
-				return -1;
-			uid = strtoul(buf, &end, 10);
-			gid = uid;
-			if (*end == ':')
-				gid = strtoul(end + 1, &end, 10);
-			if (end == buf || *end || !uid || uid > 65535 || !gid || gid > 65535)
-				return perr(c, v, "user must be UID or UID:GID, non-zero (the program runs unprivileged)");
-			pg->has_user = 1;
-			pg->uid = (unsigned)uid;
-			pg->gid = (unsigned)gid;
-		} else if (!strcmp(ks, "timeout_s")) {
-			rc = get_u64(c, v, 86400, &u);
-			pg->timeout_s = (unsigned)u;
-			if (!rc && !u)
-				rc = perr(c, v, "timeout_s must be at least 1");
-		} else if (!strcmp(ks, "arm")) {
-			rc = parse_arm(c, v, pg);
-		} else if (!strcmp(ks, "faults")) {
-			faults = v;
-		} else if (!strcmp(ks, "recover")) {
-			if (v->type != YAML_SEQUENCE_NODE)
-				return perr(c, v, "expected a list of: kill, clear_faults, drop_caches, remount, device_cycle");
-			pg->nrecover = 0;
-			for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
-				size_t o2 = path_push(c, "[%d]", (int)(it - v->data.sequence.items.start));
-
-				if (pg->nrecover == PROG_MAX_LIST)
-					return perr(c, node(c, *it), "at most %d recovery actions", PROG_MAX_LIST);
-				if (get_enum(c, node(c, *it), recover_names, REC__N, &pg->recover[pg->nrecover++]))
-					return -1;
-				path_pop(c, o2);
-			}
-		} else if (!strcmp(ks, "needs")) {
-			rc = get_str_list(c, v, pg->needs, PROG_MAX_LIST, &pg->nneeds);
-		} else if (!strcmp(ks, "env")) {
-			if (v->type != YAML_MAPPING_NODE)
-				return perr(c, v, "expected a mapping NAME: value, got %s", kind_name(v));
-			for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
-				char name[NAME_LEN], val[PATH_LEN - NAME_LEN];
-
-				if (pg->nenv == PROG_MAX_LIST)
-					return perr(c, node(c, q->key), "at most %d variables", PROG_MAX_LIST);
-				if (get_name(c, node(c, q->key), name, sizeof(name)) ||
-				    get_str(c, node(c, q->value), val, sizeof(val)))
-					return -1;
-				snprintf(pg->env[pg->nenv++], PATH_LEN, "%s=%s", name, val);
-			}
-		} else if (!strcmp(ks, "expect")) {
-			rc = parse_prog_expect(c, v, pg);
-		} else if (!strcmp(ks, "why")) {
-			rc = get_str(c, v, pg->why, sizeof(pg->why));
-		} else {
-			rc = perr(c, k, "unknown key '%s' (allowed: needs, env, user, setup, run, timeout_s, arm, "
-				  "faults, recover, check, expect, why)", ks);
-		}
-		if (rc)
-			return -1;
-		path_pop(c, old);
-	}
-	if (!have_run || !pg->run[0])
+	if (walk(c, n, &w))
+		return -1;
+	if (!pg->run[0])
 		return perr(c, n, "program needs 'run' (the command, sh -c)");
-	if (!faults)
-		return perr(c, n, "program needs 'faults' (a list of fault steps without 'op')");
 	if ((pg->expect_check == EXIT_NONZERO || pg->expect_errors != ERRORS_SEEN) && !pg->why[0])
 		return perr(c, n, "an expected finding (check: fail, errors: lost or silent) needs 'why'");
-	{
-		size_t old = path_push(c, ".faults");
+	return program_faults(c, walked(&w, "faults"), pg);
+}
 
-		if (faults->type != YAML_SEQUENCE_NODE || faults->data.sequence.items.top == faults->data.sequence.items.start)
-			return perr(c, faults, "expected a non-empty list of faults");
-		for (yaml_node_item_t *it = faults->data.sequence.items.start; it < faults->data.sequence.items.top; it++) {
-			size_t o2 = path_push(c, "[%d]", (int)(it - faults->data.sequence.items.start));
-			struct step *st;
+/* ------------------------------------------------------------------ */
+/* A scenario                                                          */
+/* ------------------------------------------------------------------ */
 
-			if (pg->nfaults == PROG_MAX_FAULTS)
-				return perr(c, node(c, *it), "at most %d faults", PROG_MAX_FAULTS);
-			st = &pg->faults[pg->nfaults];
-			if (parse_step(c, node(c, *it), st, OP_FAULT))
-				return -1;
-			if (!st->fault.id[0])
-				snprintf(st->fault.id, sizeof(st->fault.id), "f%d", pg->nfaults + 1);
-			if (!st->fault.file[0] && !st->fault.has_sectors)
-				return perr(c, node(c, *it), "a program's fault needs 'file' (a path, a glob or $marker) or 'sectors'");
-			pg->nfaults++;
-			path_pop(c, o2);
-		}
+static int v_fs(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	return parse_fs(c, v, &((struct scenario *)obj)->fs_mask);
+}
+
+static int v_data_mode(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	return get_data_modes(c, v, &((struct scenario *)obj)->data_modes);
+}
+
+static int v_mkfs_options(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	struct scenario *sc = obj;
+
+	return parse_opts(c, v, sc->mkfs_opts, sizeof(sc->mkfs_opts), " ");
+}
+
+/* a string, a list, or a mapping fs: options */
+static int v_mount_options(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	struct scenario *sc = obj;
+
+	if (v->type != YAML_MAPPING_NODE)
+		return parse_opts(c, v, sc->mount_opts, sizeof(sc->mount_opts), ",");
+	sc->has_mount_opts_fs = 1;
+	for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+		yaml_node_t *qk = node(c, q->key);
+		size_t old = path_push(c, ".%s", qk->type == YAML_SCALAR_NODE ? (char *)qk->data.scalar.value : "?");
+		int fs;
+
+		if (get_enum(c, qk, fs_names, FS__N, &fs) ||
+		    parse_opts(c, node(c, q->value), sc->mount_opts_fs[fs], TEXT_LEN, ","))
+			return -1;
 		path_pop(c, old);
 	}
 	return 0;
 }
 
-static const char *const scenario_keys[] = {
-	"name", "description", "guarantee", "fs", "data_mode", "mkfs_options",
-	"mount_options", "size_mb", "stack", "dax", "oracle", "fidelity", "matrix", "steps", "program", NULL
+/* matrix: {status: all | [name, ...]} */
+static int v_matrix_status(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	struct scenario *sc = obj;
+
+	sc->matrix_status = 1;
+	if (v->type == YAML_SCALAR_NODE && !strcmp((char *)v->data.scalar.value, "all")) {
+		for (size_t i = 0; i < wb_nr_statuses; i++)
+			strcpy(sc->statuses[sc->nstatuses++], wb_statuses[i].name);
+		return 0;
+	}
+	if (v->type != YAML_SEQUENCE_NODE)
+		return perr(c, v, "expected 'all' or a list of status names, got %s", kind_name(v));
+	for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+		yaml_node_t *e = node(c, *it);
+		size_t old = path_push(c, "[%d]", (int)(it - v->data.sequence.items.start));
+
+		if (sc->nstatuses >= 24)
+			return perr(c, e, "too many statuses");
+		if (get_str(c, e, sc->statuses[sc->nstatuses], NAME_LEN))
+			return -1;
+		if (!wb_status_by_name(sc->statuses[sc->nstatuses]))
+			return perr(c, e, "unknown status \"%s\"", sc->statuses[sc->nstatuses]);
+		sc->nstatuses++;
+		path_pop(c, old);
+	}
+	return 0;
+}
+
+static const struct ykey matrix_keys[] = {
+	{ K("status", Y_FN), .fn = v_matrix_status, .doc = "one instance per status; '$status' in faults" },
 };
+const struct ytable matrix_schema = TABLE("matrix", matrix_keys, 1);
+
+static int v_matrix(struct pctx *c, yaml_node_t *n, void *obj)
+{
+	struct scenario *sc = obj;
+
+	if (n->type != YAML_MAPPING_NODE)
+		return perr(c, n, "expected a mapping {status: [...]}, got %s", kind_name(n));
+	if (walk(c, n, &(struct walk){ .t = &matrix_schema, .obj = sc, .who = "" }))
+		return -1;
+	if (!sc->nstatuses)
+		return perr(c, n, "matrix needs a non-empty status list");
+	return 0;
+}
+
+static const char *const stack_names[] = { "none", "lvm" };
+
+#define SC(f)	FIELD(struct scenario, f)
+static const struct ykey scenario_keys[] = {
+	{ K("name", Y_NAME), SC(name), .need = "" },
+	{ K("description", Y_STR), SC(description) },
+	{ K("guarantee", Y_STR), SC(guarantee), .doc = "groups instances in the per-filesystem summary" },
+	{ K("fs", Y_FN), .fn = v_fs, .need = "",
+	  .doc = "all: every file system wberr knows (lib/c/wb_fs.c), raw included" },
+	{ K("data_mode", Y_FN), .fn = v_data_mode,
+	  .doc = "ext4 only: mount -o data=...; a list runs ext4 once in each mode (instance ids end in "
+		 "[data=<mode>]), the other file systems once" },
+	{ K("mkfs_options", Y_FN), .fn = v_mkfs_options, .doc = "appended to mkfs.<fs> -F/-f -q" },
+	{ K("mount_options", Y_FN), .fn = v_mount_options, .doc = "joined with ','" },
+	{ "size_mb", Y_U64, SC(size_mb), .min = 64, .max = 4096, .dflt = 320, .doc = "mkfs.xfs wants >= 300" },
+	{ K("stack", Y_ENUM), SC(lvm), NAMES(stack_names),
+	  .doc = "lvm: the filesystem sits on an LV made with lvm2 over the wberr device" },
+	{ K("dax", Y_BOOL), SC(dax),
+	  .doc = "ext4/xfs only: the wberr device sits on the guest's persistent memory (fsdax, run-guest "
+		 "--pmem) and the fs is mounted -o dax=always (ext4 made with 4k blocks); every regular file "
+		 "an open opens must be DAX (STATX_ATTR_DAX); without a pmem the instance is skipped.  "
+		 "See 'DAX' below" },
+	{ K("oracle", Y_BOOL), SC(oracle), .dflt = 1 },
+	{ K("fidelity", Y_BOOL), SC(fidelity), .doc = "labelled steps fill the errno-fidelity table" },
+	{ K("matrix", Y_FN), .fn = v_matrix },
+	{ K("steps", Y_NODE) },
+	{ K("program", Y_NODE),
+	  .doc = "instead of steps: an unmodified program under a fault plan ('Programs' below)" },
+};
+const struct ytable scenario_schema = TABLE("scenario", scenario_keys, 1);
+
+/* data_mode and dax against the file systems (lib/c's table) */
+static int scenario_checks(struct pctx *c, const struct scenario *sc, const struct walk *w)
+{
+	yaml_node_t *dmnode = walked(w, "data_mode"), *daxnode = walked(w, "dax");
+	char which[64];
+	size_t old;
+
+	if (dmnode && sc->data_modes != 1u << DM_DEFAULT && !(sc->fs_mask & fs_mask(has_data_modes))) {
+		wb_fs_list(which, sizeof(which), has_data_modes, "and");
+		path_push(c, "%sdata_mode", c->path[0] ? "." : "");
+		return perr(c, dmnode, "data_mode applies to %s only", which);
+	}
+	if (!sc->dax)
+		return 0;
+	old = path_push(c, "%sdax", c->path[0] ? "." : "");
+	if (sc->fs_mask & ~fs_mask(has_dax)) {
+		wb_fs_list(which, sizeof(which), has_dax, "and");
+		return perr(c, daxnode, "dax runs on %s (btrfs has no DAX; raw is the block device, not a mapping of pmem)",
+			    which);
+	}
+	if (sc->lvm)
+		return perr(c, daxnode, "dax does not stack on lvm (the scenario's device is the pmem under dm-wberr)");
+	if (sc->data_modes != 1u << DM_DEFAULT)
+		return perr(c, daxnode, "dax takes no data_mode (ext4 refuses dax with data=journal)");
+	if (walked(w, "program"))
+		return perr(c, daxnode, "dax applies to steps, not to a program");
+	path_pop(c, old);
+	return 0;
+}
+
+static int scenario_program(struct pctx *c, yaml_node_t *prog, struct scenario *sc)
+{
+	size_t old = path_push(c, "%sprogram", c->path[0] ? "." : "");
+	char which[64];
+
+	if (sc->fs_mask & ~fs_mask(has_mkfs)) {
+		wb_fs_list(which, sizeof(which), no_mkfs, "or");
+		return perr(c, prog, "a program needs a file system, not %s", which);
+	}
+	sc->prog = calloc(1, sizeof(*sc->prog));
+	if (!sc->prog)
+		return perr(c, prog, "out of memory");
+	if (parse_program(c, prog, sc->prog))
+		return -1;
+	for (int i = 0; i < sc->prog->nfaults; i++)
+		if (!strcmp(sc->prog->faults[i].fault.rule.status, "$status") && !sc->matrix_status)
+			return perr(c, prog, "status $status needs a 'matrix: {status: ...}' in the scenario");
+	path_pop(c, old);
+	return 0;
+}
+
+/* one step of the list, and what it needs of the scenario */
+static int scenario_step(struct pctx *c, yaml_node_t *n, struct scenario *sc, struct step *st)
+{
+	if (parse_step(c, n, st, -1))
+		return -1;
+	sc->nsteps++;
+	if (st->op == OP_FAULT && !strcmp(st->fault.rule.status, "$status") && !sc->matrix_status)
+		return perr(c, n, "status $status needs a 'matrix: {status: ...}' in the scenario");
+	if (st->op == OP_BADBLOCKS && !sc->dax)
+		return perr(c, n, "badblocks needs 'dax: true' (they are the persistent memory's own list)");
+	for (int f = 0; f < FS__N; f++)
+		if (st->expect.err[f] == -2 && !sc->matrix_status)
+			return perr(c, n, "expect $errno needs a 'matrix: {status: ...}' in the scenario");
+	return 0;
+}
+
+static int scenario_steps(struct pctx *c, yaml_node_t *steps, struct scenario *sc)
+{
+	size_t old = path_push(c, "%ssteps", c->path[0] ? "." : "");
+	int nsteps;
+
+	if (steps->type != YAML_SEQUENCE_NODE)
+		return perr(c, steps, "expected a list of steps, got %s", kind_name(steps));
+	nsteps = (int)(steps->data.sequence.items.top - steps->data.sequence.items.start);
+	if (!nsteps)
+		return perr(c, steps, "no steps");
+	sc->steps = calloc((size_t)nsteps, sizeof(*sc->steps));
+	if (!sc->steps)
+		return perr(c, steps, "out of memory");
+	for (int i = 0; i < nsteps; i++) {
+		size_t o2 = path_push(c, "[%d]", i);
+
+		if (scenario_step(c, node(c, steps->data.sequence.items.start[i]), sc, &sc->steps[i]))
+			return -1;
+		path_pop(c, o2);
+	}
+	path_pop(c, old);
+	return 0;
+}
 
 static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 {
-	yaml_node_t *steps = NULL, *dmnode = NULL, *prog = NULL, *daxnode = NULL;
-	int have_name = 0, have_fs = 0;
+	struct walk w = { .t = &scenario_schema, .obj = sc, .who = "" };
+	yaml_node_t *steps, *prog;
+	const char *slash = strrchr(c->file, '/');
 
 	memset(sc, 0, sizeof(*sc));
+	schema_init(&scenario_schema, sc);
 	sc->data_modes = 1u << DM_DEFAULT;
 	snprintf(sc->file, sizeof(sc->file), "%s", c->file);
 	sc->line = (int)n->start_mark.line + 1;
-	sc->size_mb = 320;
-	sc->oracle = 1;
+	snprintf(sc->dir, sizeof(sc->dir), "%.*s", slash ? (int)(slash - c->file) : 1, slash ? c->file : ".");
 	if (n->type != YAML_MAPPING_NODE)
 		return perr(c, n, "a scenario must be a mapping, got %s", kind_name(n));
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
-		const char *ks = NULL;
-		int known = 0;
-		size_t old;
-		uint64_t u;
-
-		if (want_scalar(c, k, &ks))
-			return -1;
-		old = path_push(c, "%s%s", c->path[0] ? "." : "", ks);
-		for (int i = 0; scenario_keys[i]; i++)
-			known |= !strcmp(scenario_keys[i], ks);
-		if (!known)
-			return perr(c, k, "unknown key '%s' (allowed: name, description, guarantee, fs, data_mode, "
-				    "mkfs_options, mount_options, size_mb, stack, oracle, fidelity, matrix, steps, program)", ks);
-		if (!strcmp(ks, "name")) {
-			if (get_name(c, v, sc->name, sizeof(sc->name)))
-				return -1;
-			have_name = 1;
-		} else if (!strcmp(ks, "description")) {
-			if (get_str(c, v, sc->description, sizeof(sc->description)))
-				return -1;
-		} else if (!strcmp(ks, "guarantee")) {
-			if (get_str(c, v, sc->guarantee, sizeof(sc->guarantee)))
-				return -1;
-		} else if (!strcmp(ks, "fs")) {
-			if (parse_fs(c, v, &sc->fs_mask))
-				return -1;
-			have_fs = 1;
-		} else if (!strcmp(ks, "data_mode")) {
-			if (get_data_modes(c, v, &sc->data_modes))
-				return -1;
-			dmnode = v;
-		} else if (!strcmp(ks, "mkfs_options")) {
-			if (parse_opts(c, v, sc->mkfs_opts, sizeof(sc->mkfs_opts), " "))
-				return -1;
-		} else if (!strcmp(ks, "mount_options") && v->type == YAML_MAPPING_NODE) {
-			sc->has_mount_opts_fs = 1;
-			for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
-				yaml_node_t *qk = node(c, q->key);
-				int fs;
-				size_t o2;
-
-				o2 = path_push(c, ".%s", qk->type == YAML_SCALAR_NODE ? (char *)qk->data.scalar.value : "?");
-				if (get_enum(c, qk, fs_names, FS__N, &fs) ||
-				    parse_opts(c, node(c, q->value), sc->mount_opts_fs[fs], TEXT_LEN, ","))
-					return -1;
-				path_pop(c, o2);
-			}
-		} else if (!strcmp(ks, "mount_options")) {
-			if (parse_opts(c, v, sc->mount_opts, sizeof(sc->mount_opts), ","))
-				return -1;
-		} else if (!strcmp(ks, "size_mb")) {
-			if (get_u64(c, v, 4096, &u))
-				return -1;
-			if (u < 64)
-				return perr(c, v, "size_mb must be 64..4096");
-			sc->size_mb = (unsigned)u;
-		} else if (!strcmp(ks, "stack")) {
-			static const char *const st[] = { "none", "lvm" };
-
-			if (get_enum(c, v, st, 2, &sc->lvm))
-				return -1;
-		} else if (!strcmp(ks, "dax")) {
-			if (get_bool(c, v, &sc->dax))
-				return -1;
-			daxnode = v;
-		} else if (!strcmp(ks, "oracle")) {
-			if (get_bool(c, v, &sc->oracle))
-				return -1;
-		} else if (!strcmp(ks, "fidelity")) {
-			if (get_bool(c, v, &sc->fidelity))
-				return -1;
-		} else if (!strcmp(ks, "matrix")) {
-			if (parse_matrix(c, v, sc))
-				return -1;
-		} else if (!strcmp(ks, "steps")) {
-			steps = v;
-		} else if (!strcmp(ks, "program")) {
-			prog = v;
-		}
-		path_pop(c, old);
-	}
-	if (!have_name)
-		return perr(c, n, "missing key 'name'");
-	if (!have_fs)
-		return perr(c, n, "missing key 'fs'");
-	if (dmnode && sc->data_modes != 1u << DM_DEFAULT && !(sc->fs_mask & (1u << FS_EXT4))) {
-		size_t old = path_push(c, "%sdata_mode", c->path[0] ? "." : "");
-
-		(void)old;
-		return perr(c, dmnode, "data_mode applies to ext4 only");
-	}
-	if (sc->dax) {
-		size_t old = path_push(c, "%sdax", c->path[0] ? "." : "");
-
-		if (sc->fs_mask & ~((1u << FS_EXT4) | (1u << FS_XFS)))
-			return perr(c, daxnode, "dax runs on ext4 and xfs (btrfs has no DAX; raw is the block device, not a mapping of pmem)");
-		if (sc->lvm)
-			return perr(c, daxnode, "dax does not stack on lvm (the scenario's device is the pmem under dm-wberr)");
-		if (sc->data_modes != 1u << DM_DEFAULT)
-			return perr(c, daxnode, "dax takes no data_mode (ext4 refuses dax with data=journal)");
-		if (prog)
-			return perr(c, daxnode, "dax applies to steps, not to a program");
-		path_pop(c, old);
-	}
-	{
-		const char *slash = strrchr(c->file, '/');
-
-		snprintf(sc->dir, sizeof(sc->dir), "%.*s", slash ? (int)(slash - c->file) : 1, slash ? c->file : ".");
-	}
+	if (walk(c, n, &w) || scenario_checks(c, sc, &w))
+		return -1;
+	steps = walked(&w, "steps");
+	prog = walked(&w, "program");
 	if (prog && steps) {
 		path_push(c, "%sprogram", c->path[0] ? "." : "");
 		return perr(c, prog, "a scenario has 'steps' or 'program', not both");
 	}
-	if (prog) {
-		size_t old = path_push(c, "%sprogram", c->path[0] ? "." : "");
-
-		if (sc->fs_mask & (1u << FS_RAW))
-			return perr(c, prog, "a program needs a file system, not raw");
-		sc->prog = calloc(1, sizeof(*sc->prog));
-		if (!sc->prog)
-			return perr(c, prog, "out of memory");
-		if (parse_program(c, prog, sc->prog))
-			return -1;
-		for (int i = 0; i < sc->prog->nfaults; i++)
-			if (!strcmp(sc->prog->faults[i].fault.status, "$status") && !sc->matrix_status)
-				return perr(c, prog, "status $status needs a 'matrix: {status: ...}' in the scenario");
-		path_pop(c, old);
-		return 0;
-	}
+	if (prog)
+		return scenario_program(c, prog, sc);
 	if (!steps)
 		return perr(c, n, "missing key 'steps' (or 'program')");
-	{
-		size_t old = path_push(c, "%ssteps", c->path[0] ? "." : "");
-		int nsteps;
-
-		if (steps->type != YAML_SEQUENCE_NODE)
-			return perr(c, steps, "expected a list of steps, got %s", kind_name(steps));
-		nsteps = (int)(steps->data.sequence.items.top - steps->data.sequence.items.start);
-		if (!nsteps)
-			return perr(c, steps, "no steps");
-		sc->steps = calloc((size_t)nsteps, sizeof(*sc->steps));
-		if (!sc->steps)
-			return perr(c, steps, "out of memory");
-		for (int i = 0; i < nsteps; i++) {
-			size_t o2 = path_push(c, "[%d]", i);
-
-			if (parse_step(c, node(c, steps->data.sequence.items.start[i]), &sc->steps[i], -1))
-				return -1;
-			sc->nsteps++;
-			if (sc->steps[i].op == OP_FAULT && !strcmp(sc->steps[i].fault.status, "$status") &&
-			    !sc->matrix_status)
-				return perr(c, node(c, steps->data.sequence.items.start[i]),
-					    "status $status needs a 'matrix: {status: ...}' in the scenario");
-			if (sc->steps[i].op == OP_BADBLOCKS && !sc->dax)
-				return perr(c, node(c, steps->data.sequence.items.start[i]),
-					    "badblocks needs 'dax: true' (they are the persistent memory's own list)");
-			for (int f = 0; f < FS__N; f++)
-				if (sc->steps[i].expect.err[f] == -2 && !sc->matrix_status)
-					return perr(c, node(c, steps->data.sequence.items.start[i]),
-						    "expect $errno needs a 'matrix: {status: ...}' in the scenario");
-			path_pop(c, o2);
-		}
-		path_pop(c, old);
-	}
-	return 0;
+	return scenario_steps(c, steps, sc);
 }
 
 static int set_append(struct scenario_set *set, struct scenario *sc)
@@ -1507,8 +1686,8 @@ int expand_instances(const struct scenario_set *set, struct instance **out)
 			if (!(sc->fs_mask & (1u << fs)))
 				continue;
 			for (int dm = 0; dm < 4; dm++) {
-				/* every fs but ext4 runs once, in its only mode */
-				if (fs == FS_EXT4 ? !(sc->data_modes & (1u << dm)) : dm != DM_DEFAULT)
+				/* a fs without data modes runs once, in its only mode */
+				if (wb_fs[fs].data_modes ? !(sc->data_modes & (1u << dm)) : dm != DM_DEFAULT)
 					continue;
 				for (int s = 0; s < (sc->matrix_status ? sc->nstatuses : 1); s++) {
 					size_t o;
@@ -1519,13 +1698,13 @@ int expand_instances(const struct scenario_set *set, struct instance **out)
 					}
 					v[n].sc = sc;
 					v[n].fs = fs;
-					v[n].data_mode = fs == FS_EXT4 ? dm : DM_DEFAULT;
+					v[n].data_mode = wb_fs[fs].data_modes ? dm : DM_DEFAULT;
 					v[n].status = sc->matrix_status ? sc->statuses[s] : NULL;
 					o = (size_t)snprintf(v[n].id, sizeof(v[n].id), "%s/%s", fs_names[fs], sc->name);
 					if (v[n].status)
 						o += (size_t)snprintf(v[n].id + o, sizeof(v[n].id) - o, "[%s]", v[n].status);
 					/* a scenario of several modes names the mode of each */
-					if (fs == FS_EXT4 && (sc->data_modes & (sc->data_modes - 1)))
+					if (wb_fs[fs].data_modes && (sc->data_modes & (sc->data_modes - 1)))
 						snprintf(v[n].id + o, sizeof(v[n].id) - o, "[data=%s]", data_mode_names[dm]);
 					n++;
 				}

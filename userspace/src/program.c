@@ -322,7 +322,7 @@ static void arm_faults(struct prun *p, const char *words)
 
 		memset(a, 0, sizeof(*a));
 		a->idx = i;
-		if (f->has_sectors) {
+		if (f->rule.has_sectors) {
 			ok = !faults_program(&p->fl, &p->st, f, p->inst->status, msg, sizeof(msg));
 			if (ok)
 				take_rules(p, a);
@@ -568,10 +568,10 @@ static void plan_of(const struct prun *p, struct sc_plan *plan)
 	for (int i = 0; i < p->narm; i++) {
 		const struct armed *a = &p->arm[i];
 		const struct fault_spec *fs = &p->pg->faults[a->idx].fault;
-		const char *status = strcmp(fs->status, "$status") ? fs->status : p->inst->status;
+		const char *status = strcmp(fs->rule.status, "$status") ? fs->rule.status : p->inst->status;
 		const struct wb_status *bs = status ? wb_status_by_name(status) : NULL;
 
-		plan[i] = (struct sc_plan){ .id = (unsigned int)i, .err = fs->action == ACT_FAIL && bs ? bs->err : 0,
+		plan[i] = (struct sc_plan){ .id = (unsigned int)i, .err = fs->rule.action == WB_ACT_FAIL && bs ? bs->err : 0,
 					    .rules = a->rules, .nrules = (size_t)a->nrules };
 	}
 }
@@ -622,8 +622,8 @@ static void fault_where(const struct prun *p, int i, char *buf, size_t len)
 {
 	const struct fault_spec *fs = &p->pg->faults[p->arm[i].idx].fault;
 
-	if (fs->has_sectors)
-		snprintf(buf, len, "at sectors %" PRIu64 "-%" PRIu64, fs->first, fs->last);
+	if (fs->rule.has_sectors)
+		snprintf(buf, len, "at sectors %" PRIu64 "-%" PRIu64, fs->rule.first, fs->rule.last);
 	else
 		snprintf(buf, len, "on %d file(s)", p->arm[i].nfiles);
 }
@@ -638,7 +638,7 @@ static size_t fault_story(const struct prun *p, const struct sc_judge *j, int i,
 
 	fault_where(p, i, where, sizeof(where));
 	o = (size_t)snprintf(msg, len, "%s: %zu bio(s) %s %s, %zu error(s) recorded", sc_verdict_name(fa->verdict),
-			     fa->nfired, fs->action == ACT_DROP ? "dropped" : "failed", where, fa->nsets);
+			     fa->nfired, fs->rule.action == WB_ACT_DROP ? "dropped" : "failed", where, fa->nsets);
 	for (size_t k = 0; k < fa->nseers && k < 4 && o < len; k++) {
 		char d[400];
 

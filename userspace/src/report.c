@@ -91,44 +91,56 @@ struct gline {
 #define HEADER_FAILS	10
 #define HEADER_REASON	200
 
-static void report_header(FILE *out, const char *prefix, const struct run_info *ri,
-			  const struct inst_result *rs, int n)
-{
-	int pass = 0, fail = 0, skip = 0, checked = 0, reported = 0, faults = 0;
-	int per_fs[FS__N] = { 0 }, nfs = 0, ntried = 0, shown = 0;
-	unsigned char tried[64] = { 0 };	/* by index in wb_statuses[] */
+/* what the header counts over the instances that ran */
+struct tally {
+	int pass, fail, skip, checked, reported, faults;
+	int per_fs[FS__N];
+	unsigned char tried[64];	/* by index in wb_statuses[] */
+};
 
+/* the statuses the device was told to return, not those a scenario
+ * names in a step that never ran */
+static void tally_statuses(struct tally *t, const struct inst_result *r)
+{
+	const struct scenario *sc = r->inst->sc;
+
+	for (int s = 0; s < r->nsteps && s < sc->nsteps; s++) {
+		const char *name = sc->steps[s].fault.rule.status;
+		const struct wb_status *bs;
+
+		if (!r->steps[s].ran || sc->steps[s].op != OP_FAULT)
+			continue;
+		if (!strcmp(name, "$status"))
+			name = r->inst->status;
+		bs = name ? wb_status_by_name(name) : NULL;
+		if (bs && (size_t)(bs - wb_statuses) < sizeof(t->tried))
+			t->tried[bs - wb_statuses] = 1;
+	}
+}
+
+static void tally(struct tally *t, const struct inst_result *rs, int n)
+{
+	memset(t, 0, sizeof(*t));
 	for (int i = 0; i < n; i++) {
 		const struct inst_result *r = &rs[i];
-		const struct scenario *sc = r->inst->sc;
 
-		pass += r->verdict == R_PASS;
-		fail += r->verdict == R_FAIL;
+		t->pass += r->verdict == R_PASS;
+		t->fail += r->verdict == R_FAIL;
 		if (r->verdict == R_SKIP) {
-			skip++;
+			t->skip++;
 			continue;	/* nothing of it ran */
 		}
-		per_fs[r->inst->fs]++;
-		checked += r->nchecked;
-		reported += r->nreported;
-		faults += r->nfaults;
-		/* the statuses the device was told to return, not those a
-		 * scenario names in a step that never ran */
-		for (int s = 0; s < r->nsteps && s < sc->nsteps; s++) {
-			const char *name = sc->steps[s].fault.status;
-			const struct wb_status *bs;
-
-			if (!r->steps[s].ran || sc->steps[s].op != OP_FAULT)
-				continue;
-			if (!strcmp(name, "$status"))
-				name = r->inst->status;
-			bs = name ? wb_status_by_name(name) : NULL;
-			if (bs && (size_t)(bs - wb_statuses) < sizeof(tried))
-				tried[bs - wb_statuses] = 1;
-		}
+		t->per_fs[r->inst->fs]++;
+		t->checked += r->nchecked;
+		t->reported += r->nreported;
+		t->faults += r->nfaults;
+		tally_statuses(t, r);
 	}
+}
 
-	fprintf(out, "%sKernel:        %s\n", prefix, ri && ri->kernel ? ri->kernel : "unknown");
+/* "Scenarios:" the paths, filters and shard of the run */
+static void header_scenarios(FILE *out, const char *prefix, const struct run_info *ri)
+{
 	fprintf(out, "%sScenarios:     ", prefix);
 	for (int i = 0; ri && i < ri->npaths; i++)
 		fprintf(out, "%s%s", i ? " " : "", ri->paths[i]);
@@ -140,50 +152,63 @@ static void report_header(FILE *out, const char *prefix, const struct run_info *
 	}
 	if (ri && ri->shard)
 		fprintf(out, " (shard %s)", ri->shard);
-	fprintf(out, "\n%sInstances:     %d: %d passed, %d failed, %d skipped\n", prefix, n, pass, fail, skip);
+}
+
+/* "File systems:" and "blk_status_t:" */
+static void header_coverage(FILE *out, const char *prefix, const struct tally *t)
+{
+	int nfs = 0, ntried = 0;
+	const char *sep = "";
+
 	fprintf(out, "%sFile systems:  ", prefix);
 	for (int fs = 0; fs < FS__N; fs++) {
-		if (!per_fs[fs])
+		if (!t->per_fs[fs])
 			continue;
-		fprintf(out, "%s%s (%d)", nfs ? ", " : "", fs_names[fs], per_fs[fs]);
+		fprintf(out, "%s%s (%d)", nfs ? ", " : "", fs_names[fs], t->per_fs[fs]);
 		nfs++;
 	}
 	fprintf(out, "%s\n%sblk_status_t:  ", nfs ? "" : "none ran", prefix);
-	for (size_t k = 0; k < wb_nr_statuses && k < sizeof(tried); k++)
-		ntried += tried[k];
+	for (size_t k = 0; k < wb_nr_statuses && k < sizeof(t->tried); k++)
+		ntried += t->tried[k];
 	if (!ntried) {
 		fprintf(out, "none injected\n");
-	} else if ((size_t)ntried == wb_nr_statuses) {
+		return;
+	}
+	if ((size_t)ntried == wb_nr_statuses) {
 		/* the whole library tries every status: one word, not a screen */
 		fprintf(out, "all %d that dm-wberr can return\n", ntried);
-	} else {
-		const char *sep = "";
-
-		for (size_t k = 0; k < wb_nr_statuses && k < sizeof(tried); k++) {
-			if (!tried[k])
-				continue;
-			fprintf(out, "%s%s", sep, wb_statuses[k].name);
-			sep = ", ";
-		}
-		fprintf(out, " (%d of %zu)\n", ntried, wb_nr_statuses);
+		return;
 	}
-	fprintf(out, "%sSync results:  %d fd results checked against the model, %d of them returned an error\n",
-		prefix, checked, reported);
-	fprintf(out, "%sFaults:        %d injected (dm-wberr fault log entries)\n", prefix, faults);
-	{
-		/* where the time went, over every instance (skipped ones cost 0) */
-		double ph[PH__N] = { 0 }, total = 0;
-
-		for (int i = 0; i < n; i++)
-			for (int p = 0; p < PH__N; p++)
-				ph[p] += rs[i].phase[p];
-		for (int p = 0; p < PH__N; p++)
-			total += ph[p];
-		fprintf(out, "%sTime:          %.1f s in instances:", prefix, total);
-		for (int p = 0; p < PH__N; p++)
-			fprintf(out, "%s %s %.1f", p ? "," : "", phase_names[p], ph[p]);
-		fputc('\n', out);
+	for (size_t k = 0; k < wb_nr_statuses && k < sizeof(t->tried); k++) {
+		if (!t->tried[k])
+			continue;
+		fprintf(out, "%s%s", sep, wb_statuses[k].name);
+		sep = ", ";
 	}
+	fprintf(out, " (%d of %zu)\n", ntried, wb_nr_statuses);
+}
+
+/* "Time:" where the time went, over every instance (skipped ones cost 0) */
+static void header_time(FILE *out, const char *prefix, const struct inst_result *rs, int n)
+{
+	double ph[PH__N] = { 0 }, total = 0;
+
+	for (int i = 0; i < n; i++)
+		for (int p = 0; p < PH__N; p++)
+			ph[p] += rs[i].phase[p];
+	for (int p = 0; p < PH__N; p++)
+		total += ph[p];
+	fprintf(out, "%sTime:          %.1f s in instances:", prefix, total);
+	for (int p = 0; p < PH__N; p++)
+		fprintf(out, "%s %s %.1f", p ? "," : "", phase_names[p], ph[p]);
+	fputc('\n', out);
+}
+
+/* "Violations:" each failed instance on one line, the first HEADER_FAILS */
+static void header_violations(FILE *out, const char *prefix, const struct inst_result *rs, int n, int fail)
+{
+	int shown = 0;
+
 	if (!fail) {
 		fprintf(out, "%sViolations:    none\n", prefix);
 		return;
@@ -210,6 +235,23 @@ static void report_header(FILE *out, const char *prefix, const struct run_info *
 			len > HEADER_REASON ? "..." : "");
 		shown++;
 	}
+}
+
+static void report_header(FILE *out, const char *prefix, const struct run_info *ri,
+			  const struct inst_result *rs, int n)
+{
+	struct tally t;
+
+	tally(&t, rs, n);
+	fprintf(out, "%sKernel:        %s\n", prefix, ri && ri->kernel ? ri->kernel : "unknown");
+	header_scenarios(out, prefix, ri);
+	fprintf(out, "\n%sInstances:     %d: %d passed, %d failed, %d skipped\n", prefix, n, t.pass, t.fail, t.skip);
+	header_coverage(out, prefix, &t);
+	fprintf(out, "%sSync results:  %d fd results checked against the model, %d of them returned an error\n",
+		prefix, t.checked, t.reported);
+	fprintf(out, "%sFaults:        %d injected (dm-wberr fault log entries)\n", prefix, t.faults);
+	header_time(out, prefix, rs, n);
+	header_violations(out, prefix, rs, n, t.fail);
 }
 
 const char *const phase_names[PH__N] = {
@@ -358,12 +400,12 @@ static void table_cells(FILE *md, FILE *csv, const char *cells, size_t stride, i
 	fprintf(csv, "\n");
 }
 
-/* columns: "<fs> <label>" in first-seen order; rows: statuses */
-int report_fidelity(const char *dir, const struct wb_kernel *k, const struct inst_result *rs, int n)
+#define FID_COLS 64
+
+/* the fidelity columns, "<fs> <label>" in first-seen order; their number */
+static int fidelity_columns(const struct inst_result *rs, int n, char (*cols)[96])
 {
-	char cols[64][96];
-	int ncols = 0, any = 0;
-	FILE *md, *csv;
+	int ncols = 0;
 
 	for (int i = 0; i < n; i++) {
 		const struct scenario *sc = rs[i].inst->sc;
@@ -380,12 +422,58 @@ int report_fidelity(const char *dir, const struct wb_kernel *k, const struct ins
 			for (k = 0; k < ncols; k++)
 				if (!strcmp(cols[k], c))
 					break;
-			if (k == ncols && ncols < 64)
+			if (k == ncols && ncols < FID_COLS)
 				strcpy(cols[ncols++], c);
-			any = 1;
 		}
 	}
-	if (!any)
+	return ncols;
+}
+
+/*
+ * Status @bs's cells: the errno each labelled step returned; 1 when one
+ * ran, and *@named when any instance injected the status (ran or not).
+ */
+static int fidelity_cells(const struct inst_result *rs, int n, const struct wb_status *bs,
+			  char (*cols)[96], int ncols, char (*cells)[48], int *named)
+{
+	int row = 0;
+
+	*named = 0;
+	for (int k = 0; k < ncols; k++)
+		strcpy(cells[k], "");
+	for (int i = 0; i < n; i++) {
+		const struct scenario *sc = rs[i].inst->sc;
+
+		if (!sc->fidelity || !rs[i].inst->status || strcmp(rs[i].inst->status, bs->name))
+			continue;
+		*named = 1;
+		/* a skipped instance ran no step and has no results */
+		for (int s = 0; s < sc->nsteps && s < rs[i].nsteps; s++) {
+			char c[96];
+
+			if (!sc->steps[s].label[0] || !rs[i].steps[s].ran)
+				continue;
+			snprintf(c, sizeof(c), "%s %s", fs_names[rs[i].inst->fs], sc->steps[s].label);
+			for (int k = 0; k < ncols; k++)
+				if (!strcmp(cols[k], c)) {
+					snprintf(cells[k], 48, "%s%s%s", wb_errno_name(rs[i].steps[s].err),
+						 rs[i].steps[s].err == bs->err ? " =" : "",
+						 rs[i].steps[s].pass ? "" : " (x)");
+					row = 1;
+				}
+		}
+	}
+	return row;
+}
+
+/* columns: "<fs> <label>" in first-seen order; rows: statuses */
+int report_fidelity(const char *dir, const struct wb_kernel *k, const struct inst_result *rs, int n)
+{
+	char cols[FID_COLS][96], cells[FID_COLS][48];
+	int ncols = fidelity_columns(rs, n, cols), named;
+	FILE *md, *csv;
+
+	if (!ncols)
 		return 0;
 	if (open_table(dir, "errno-fidelity", &md, &csv))
 		return -1;
@@ -397,34 +485,8 @@ int report_fidelity(const char *dir, const struct wb_kernel *k, const struct ins
 		const struct wb_status *bs = &wb_statuses[st];
 		int absent = k && k->statuses_read && !k->has[st];
 		int blk_sts = k && k->statuses_read && k->has[st] ? k->value[st] : bs->blk_sts;
-		char cells[64][48];
-		int row = 0, named = 0;
+		int row = fidelity_cells(rs, n, bs, cols, ncols, cells, &named);
 
-		for (int k = 0; k < ncols; k++)
-			strcpy(cells[k], "");
-		for (int i = 0; i < n; i++) {
-			const struct scenario *sc = rs[i].inst->sc;
-
-			if (!sc->fidelity || !rs[i].inst->status || strcmp(rs[i].inst->status, bs->name))
-				continue;
-			named = 1;
-			/* a skipped instance ran no step and has no results */
-			for (int s = 0; s < sc->nsteps && s < rs[i].nsteps; s++) {
-				char c[96];
-
-				if (!sc->steps[s].label[0] || !rs[i].steps[s].ran)
-					continue;
-				snprintf(c, sizeof(c), "%s %s", fs_names[rs[i].inst->fs], sc->steps[s].label);
-				for (int k = 0; k < ncols; k++)
-					if (!strcmp(cols[k], c)) {
-						snprintf(cells[k], sizeof(cells[k]), "%s%s%s",
-							 wb_errno_name(rs[i].steps[s].err),
-							 rs[i].steps[s].err == bs->err ? " =" : "",
-							 rs[i].steps[s].pass ? "" : " (x)");
-						row = 1;
-					}
-			}
-		}
 		if (absent && named) {
 			/* its instances were skipped: say so where the row would be */
 			for (int c = 0; c < ncols; c++)

@@ -4,14 +4,22 @@
 #define WBERR_SCENARIO_H
 
 #include <stdint.h>
+#include "wb_fs.h"
 
-enum fs_kind { FS_RAW, FS_EXT4, FS_EXT2, FS_XFS, FS_BTRFS, FS__N };
+/* the file systems: lib/c's table (wb_fs.h), FS_<X> == WB_FS_<X> */
+enum fs_kind {
+#define FS_ENUM(sfx, name) FS_##sfx = WB_FS_##sfx,
+	WB_FS_LIST(FS_ENUM)
+#undef FS_ENUM
+	FS__N
+};
 extern const char *const fs_names[FS__N];
 
 enum data_mode { DM_DEFAULT, DM_ORDERED, DM_WRITEBACK, DM_JOURNAL };
 extern const char *const data_mode_names[4];
 
 #include "ops.h"	/* enum op_kind, op_names, the op table */
+#include "wb_rule.h"
 
 #define NAME_LEN 32
 #define PATH_LEN 256
@@ -24,27 +32,17 @@ struct expect {
 	int err[FS__N];		/* positive errno, 0, or EXPECT_UNSET */
 };
 
-/* what a fault does with a bio, after delay_ms when set (dm-wberr's action=) */
-enum fault_action { ACT_FAIL, ACT_DROP, ACT_PASS };
-
 /* what a pread with content: {new, old} found: every byte the new
  * pattern, every byte the old, every byte zero, or anything else */
 enum content_kind { CONTENT_UNSET, CONTENT_NEW, CONTENT_OLD, CONTENT_ZERO, CONTENT_MIXED, CONTENT__N };
 extern const char *const content_names[CONTENT__N];
 
+/* a fault step: the dm-wberr rule (lib/c wb_rule.h: the grammar's table),
+ * and where wberr-run aims it */
 struct fault_spec {
 	char id[NAME_LEN];	/* scenario-side name, for unfault */
-	unsigned ops;		/* WOP_* mask */
-	char status[NAME_LEN];	/* status name, or "$status" for the matrix */
-	int has_sectors;
-	uint64_t first, last;	/* inclusive */
 	char file[PATH_LEN];	/* file-targeted: fail the data extents of this file */
-	uint64_t skip, count, every;
-	uint32_t prob;		/* ppm; 0 = not given */
-	int action;		/* ACT_*; ACT_PASS only with delay_ms */
-	unsigned delay_ms;	/* 0: act at once */
-	char bio_flags[128];	/* dm-wberr flags=: "meta,!sync", "" = any */
-	int split;		/* split=1: only the sectors in range */
+	struct wb_rule rule;	/* status "$status": the matrix's */
 };
 
 /*

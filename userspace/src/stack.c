@@ -25,11 +25,11 @@ static void mount_opts(const struct stack *s, char *buf, size_t len)
 	const char *mo = sc->has_mount_opts_fs ? sc->mount_opts_fs[s->fs] : sc->mount_opts;
 
 	buf[0] = 0;
-	if (s->fs == FS_EXT4 && s->data_mode != DM_DEFAULT)
+	if (wb_fs[s->fs].data_modes && s->data_mode != DM_DEFAULT)
 		snprintf(buf, len, "data=%s%s%.400s", data_mode_names[s->data_mode],
 			 mo[0] ? "," : "", mo);
 	else if (sc->dax)	/* ext4 refuses a device without DAX, xfs would fall back */
-		snprintf(buf, len, "dax=always%s%.400s", mo[0] ? "," : "", mo);
+		snprintf(buf, len, "%s%s%.400s", wb_fs[s->fs].mount_dax, mo[0] ? "," : "", mo);
 	else
 		snprintf(buf, len, "%.500s", mo);
 }
@@ -39,7 +39,7 @@ int stack_mount(struct stack *s)
 	char opts[TEXT_LEN + 32];
 
 	mount_opts(s, opts, sizeof(opts));
-	if (mount(s->dev, s->mnt, fs_names[s->fs], 0, opts[0] ? opts : NULL))
+	if (mount(s->dev, s->mnt, wb_fs[s->fs].name, 0, opts[0] ? opts : NULL))
 		return -errno;
 	s->mounted = 1;
 	return 0;
@@ -187,61 +187,122 @@ static int pmem_rebind(const char *disk, char *reason, size_t rlen)
 	return pmem_clean(disk, reason, rlen) ? 0 : -1;
 }
 
+/* lib/c's file-system table: NULL for raw */
 static const char *mkfs_command(const struct stack *s)
 {
-	switch (s->fs) {
-	case FS_EXT4:
-		/* DAX needs the page size as block size, and mke2fs makes 1k
-		 * blocks on a "small" (< 512 MiB) file system */
-		return s->sc->dax ? "mkfs.ext4 -F -q -b 4096 -E lazy_itable_init=0,lazy_journal_init=0"
-				  : "mkfs.ext4 -F -q -E lazy_itable_init=0,lazy_journal_init=0";
-	case FS_EXT2: return "mkfs.ext2 -F -q -E lazy_itable_init=0";
-	case FS_XFS: return "mkfs.xfs -f -q";
-	case FS_BTRFS: return "mkfs.btrfs -f -q";
+	return s->sc->dax ? wb_fs[s->fs].mkfs_dax : wb_fs[s->fs].mkfs;
+}
+
+/*
+ * The template of this instance's kind into @key and, when one was made
+ * already, restored on the disk (s->from_template).  A template lives on
+ * the disk itself, straight under the wberr table (not under LVM's
+ * metadata); on a pmem, which has no write-zeroes, BLKZEROOUT writes zero
+ * pages, still well under mkfs's time.
+ */
+static int template_restore(struct stack *s, const char *mkfs, uint64_t sectors, char *key, size_t klen,
+			    char *reason, size_t rlen)
+{
+	const struct fst *tpl = NULL;
+	double t0 = mono_s();
+	int fd, rc;
+
+	key[0] = 0;
+	if (!mkfs || s->sc->lvm || !templates_wanted())
+		return 0;
+	snprintf(key, klen, "%s %s|%s|%llu", mkfs, s->sc->mkfs_opts, s->disk, (unsigned long long)sectors);
+	for (int i = 0; i < ntemplates && !tpl; i++)
+		if (!strcmp(templates[i].key, key))
+			tpl = &templates[i].fst;
+	if (!tpl)
+		return 0;
+	fd = open(s->disk, O_RDWR | O_DIRECT | O_CLOEXEC);
+	rc = fd < 0 ? -errno : fst_restore(fd, tpl);
+	if (fd >= 0)
+		close(fd);
+	s->secs_mkfs = mono_s() - t0;
+	if (rc) {
+		snprintf(reason, rlen, "restoring the %s template on %s: %s", wb_fs[s->fs].name, s->disk,
+			 strerror(-rc));
+		return -1;
 	}
-	return NULL;
+	s->from_template = 1;
+	return 0;
+}
+
+/* an LV over the whole wberr device: s->dev is it, s->dev_offset where it starts */
+static int stack_lvm(struct stack *s, char *reason, size_t rlen)
+{
+	char out[4096], cfg[512], tgt[32];
+	uint64_t st, l;
+	unsigned long long off;
+	const char *params;
+	size_t plen;
+	int rc;
+
+	/* no udev in the guest: lvm must create its nodes itself; only the
+	 * wberr device: the disk below carries the same PV label */
+	snprintf(cfg, sizeof(cfg), "--config 'activation { udev_sync = 0 udev_rules = 0 } "
+		 "devices { obtain_device_list_from_udev = 0 global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }'",
+		 s->wdev);
+	rc = run_cmd(out, sizeof(out), "export LVM_SUPPRESS_FD_WARNINGS=1; lvm pvcreate -ff -y %s %s && lvm vgcreate %s wberrvg %s && "
+		     "lvm lvcreate %s -y -Zn -n lv -l 100%%FREE wberrvg && lvm vgmknodes %s wberrvg",
+		     cfg, s->wdev, cfg, s->wdev, cfg, cfg);
+	if (rc) {
+		snprintf(reason, rlen, "lvm setup failed: %.900s", out);
+		return -1;
+	}
+	snprintf(s->dev, sizeof(s->dev), "/dev/mapper/wberrvg-lv");
+	/* "0 <len> linear 253:0 <offset>" */
+	rc = wb_dm_table("wberrvg-lv", out, sizeof(out));
+	if (rc || wb_dm_table_split(out, &st, &l, tgt, sizeof(tgt), &params, &plen) ||
+	    strcmp(tgt, "linear") || sscanf(params, "%*s %llu", &off) != 1) {
+		snprintf(reason, rlen, "cannot read the LV's table: %.900s", rc ? wb_dm_error() : out);
+		return -1;
+	}
+	s->dev_offset = off;
+	return 0;
+}
+
+/* mkfs, and what it wrote kept as the template of @key (before mount changes it) */
+static int make_fs(struct stack *s, const char *mkfs, uint64_t sectors, const char *key,
+		   char *reason, size_t rlen)
+{
+	char out[4096];
+	double t = mono_s();
+	int rc = run_cmd(out, sizeof(out), "%s %s %s", mkfs, s->sc->mkfs_opts, s->dev), fd;
+
+	if (rc) {
+		snprintf(reason, rlen, "mkfs failed (%d): %.900s", rc, out);
+		return -1;
+	}
+	if (key[0] && ntemplates < TEMPLATES_MAX) {
+		fd = open(s->disk, O_RDONLY | O_DIRECT | O_CLOEXEC);
+		if (fd >= 0 && !fst_capture(fd, sectors * 512, TEMPLATE_MAX_DATA, &templates[ntemplates].fst)) {
+			snprintf(templates[ntemplates].key, sizeof(templates[0].key), "%s", key);
+			ntemplates++;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	s->secs_mkfs = mono_s() - t;
+	return 0;
 }
 
 int stack_setup(struct stack *s, char *reason, size_t rlen)
 {
-	char out[4096];
+	char out[4096], key[TEXT_LEN + 512];
 	uint64_t sectors = (uint64_t)s->sc->size_mb * 2048;
-	const char *mkfs;
-	char key[TEXT_LEN + 512] = "";
-	const struct fst *tpl = NULL;
-	double t = mono_s();
+	const char *mkfs = mkfs_command(s);
+	double t;
 	int rc;
 
 	snprintf(s->wdev, sizeof(s->wdev), "/dev/mapper/%s", s->dmname);
 	/* an earlier instance's bad sectors would fail this one's mkfs */
 	if (s->sc->dax && !pmem_clean(s->disk, reason, rlen))
 		return -1;
-	mkfs = mkfs_command(s);
-	/* a template: on the disk itself, straight under the wberr table (not
-	 * under LVM's metadata); on a pmem, which has no write-zeroes,
-	 * BLKZEROOUT writes zero pages, still well under mkfs's time */
-	if (mkfs && !s->sc->lvm && templates_wanted()) {
-		snprintf(key, sizeof(key), "%s %s|%s|%llu", mkfs, s->sc->mkfs_opts, s->disk,
-			 (unsigned long long)sectors);
-		for (int i = 0; i < ntemplates && !tpl; i++)
-			if (!strcmp(templates[i].key, key))
-				tpl = &templates[i].fst;
-		if (tpl) {
-			double t0 = mono_s();
-			int fd = open(s->disk, O_RDWR | O_DIRECT | O_CLOEXEC);
-
-			rc = fd < 0 ? -errno : fst_restore(fd, tpl);
-			if (fd >= 0)
-				close(fd);
-			s->secs_mkfs = mono_s() - t0;
-			if (rc) {
-				snprintf(reason, rlen, "restoring the %s template on %s: %s", fs_names[s->fs],
-					 s->disk, strerror(-rc));
-				return -1;
-			}
-			s->from_template = 1;
-		}
-	}
+	if (template_restore(s, mkfs, sectors, key, sizeof(key), reason, rlen))
+		return -1;
 	t = mono_s();
 	if (dm_create(s->dmname, s->disk, sectors, s->seed, out, sizeof(out))) {
 		snprintf(reason, rlen, "cannot create the dm-wberr device: %.900s", out);
@@ -249,70 +310,18 @@ int stack_setup(struct stack *s, char *reason, size_t rlen)
 	}
 	s->created = 1;
 	snprintf(s->dev, sizeof(s->dev), "%s", s->wdev);
-	if (s->sc->lvm) {
-		/* no udev in the guest: lvm must create its nodes itself */
-		char cfg[512];
-
-		/* only the wberr device: the disk below carries the same PV label */
-		snprintf(cfg, sizeof(cfg), "--config 'activation { udev_sync = 0 udev_rules = 0 } "
-			 "devices { obtain_device_list_from_udev = 0 global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }'",
-			 s->wdev);
-		rc = run_cmd(out, sizeof(out), "export LVM_SUPPRESS_FD_WARNINGS=1; lvm pvcreate -ff -y %s %s && lvm vgcreate %s wberrvg %s && "
-			     "lvm lvcreate %s -y -Zn -n lv -l 100%%FREE wberrvg && lvm vgmknodes %s wberrvg",
-			     cfg, s->wdev, cfg, s->wdev, cfg, cfg);
-		if (rc) {
-			snprintf(reason, rlen, "lvm setup failed: %.900s", out);
-			return -1;
-		}
-		snprintf(s->dev, sizeof(s->dev), "/dev/mapper/wberrvg-lv");
-		/* "0 <len> linear 253:0 <offset>" */
-		{
-			uint64_t st, l;
-			unsigned long long off;
-			char tgt[32];
-			const char *params;
-			size_t plen;
-
-			rc = wb_dm_table("wberrvg-lv", out, sizeof(out));
-			if (rc || wb_dm_table_split(out, &st, &l, tgt, sizeof(tgt), &params, &plen) ||
-			    strcmp(tgt, "linear") || sscanf(params, "%*s %llu", &off) != 1) {
-				snprintf(reason, rlen, "cannot read the LV's table: %.900s",
-					 rc ? wb_dm_error() : out);
-				return -1;
-			}
-			s->dev_offset = off;
-		}
-	}
+	if (s->sc->lvm && stack_lvm(s, reason, rlen))
+		return -1;
 	s->secs_device = mono_s() - t;
 	if (mkfs) {
-		if (!s->from_template) {
-			t = mono_s();
-			rc = run_cmd(out, sizeof(out), "%s %s %s", mkfs, s->sc->mkfs_opts, s->dev);
-			if (rc) {
-				snprintf(reason, rlen, "mkfs failed (%d): %.900s", rc, out);
-				return -1;
-			}
-			if (key[0] && ntemplates < TEMPLATES_MAX) {
-				/* what mkfs wrote, before mount changes it */
-				int fd = open(s->disk, O_RDONLY | O_DIRECT | O_CLOEXEC);
-
-				if (fd >= 0 && !fst_capture(fd, sectors * 512, TEMPLATE_MAX_DATA,
-							    &templates[ntemplates].fst)) {
-					snprintf(templates[ntemplates].key, sizeof(templates[0].key), "%s", key);
-					ntemplates++;
-				}
-				if (fd >= 0)
-					close(fd);
-			}
-			s->secs_mkfs = mono_s() - t;
-		}
+		if (!s->from_template && make_fs(s, mkfs, sectors, key, reason, rlen))
+			return -1;
 		mkdir(s->mnt, 0755);
 		t = mono_s();
 		rc = stack_mount(s);
 		s->secs_mount = mono_s() - t;
 		if (rc) {
-			snprintf(reason, rlen, "mount %s on %s: %s",
-				 s->dev, s->mnt, strerror(-rc));
+			snprintf(reason, rlen, "mount %s on %s: %s", s->dev, s->mnt, strerror(-rc));
 			return -1;
 		}
 	}

@@ -6,8 +6,10 @@
 #include "util.h"
 #include "wb_sys.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,22 +17,12 @@
 /* a "log" answer fits dm-ioctl's buffer, a "list" of 48+ rules is smaller */
 #define RESP_LEN (1 << 20)
 
-/* "message <dev> 0 <printf text>": 0 or -errno; the response into fp->resp */
-static int message(struct wbs_faults *fp, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int message(struct wbs_faults *fp, const char *fmt, ...)
+/* a refused message is a warning: what was sent, libdevmapper's reason
+ * (an answer without a rule id is counted by the caller) */
+static int sent(struct wbs_faults *fp, int rc)
 {
-	char text[1024];
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	rc = wb_dm_message(fp->cfg.dev, text, fp->resp, RESP_LEN);
-	if (rc)
-		wbs_warn(0, "message %s 0 %s: %s", fp->cfg.dev, text, wb_dm_error());
+	if (rc && rc != -EPROTO)
+		wbs_warn(0, "message %s 0 %s: %s", fp->cfg.dev, fp->w.sent, wb_dm_error());
 	return rc;
 }
 
@@ -56,15 +48,16 @@ int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
 	fp->log = wb_fopen_in(dir, "faults.txt", "we");
 	if (!fp->log)
 		return -1;
-	fp->resp = wbs_xcalloc(RESP_LEN, 1);
-	if (wb_dm_table(cfg->dev, fp->resp, RESP_LEN) || !fp->resp[0]) {
+	if (wb_wberr_open(&fp->w, cfg->dev, RESP_LEN))
+		return -1;
+	if (wb_dm_table(cfg->dev, fp->w.resp, RESP_LEN) || !fp->w.resp[0]) {
 		wbs_warn(0, "table %s: %s", cfg->dev, wb_dm_error());
 		return -1;
 	}
-	nl = strchr(fp->resp, '\n');
+	nl = strchr(fp->w.resp, '\n');
 	if (nl)
 		*nl = '\0';
-	fp->table = wbs_xstrdup(fp->resp);
+	fp->table = wbs_xstrdup(fp->w.resp);
 	wb_kernel_init(&k);
 	if (wb_kernel_read_statuses(&k, cfg->dev, err, sizeof(err))) {
 		wbs_warn(0, "%s", err);
@@ -80,35 +73,42 @@ int wbs_faults_init(struct wbs_faults *fp, const struct wbs_faults_cfg *cfg,
 	return 0;
 }
 
-/* "add ..." -> rule id, or -1 (logged). */
-static int add_rule(struct wbs_faults *fp, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int add_rule(struct wbs_faults *fp, const char *fmt, ...)
+/* A rule of @st's status over extent @e, with the rest of its keys at their
+ * defaults, for the caller to set. */
+static struct wb_rule rule_on(const struct wb_file_ext *e, unsigned int ops, const char *st)
 {
-	char spec[512];
-	va_list ap;
-	int rc, id = -1;
+	struct wb_rule r;
 
-	va_start(ap, fmt);
-	vsnprintf(spec, sizeof(spec), fmt, ap);
-	va_end(ap);
-	rc = message(fp, "add %s", spec);
-	if (!rc && sscanf(fp->resp, "%d", &id) == 1) {
+	wb_rule_init(&r);
+	r.ops = ops;
+	snprintf(r.status, sizeof(r.status), "%s", st);
+	r.has_sectors = 1;
+	r.first = e->first;
+	r.last = e->last;
+	return r;
+}
+
+/* "add ..." -> rule id, or -1 (logged). */
+static int add_rule(struct wbs_faults *fp, const struct wb_rule *r)
+{
+	unsigned int id;
+	int rc = sent(fp, wb_wberr_add(&fp->w, r, &id));
+
+	/* the rule's text: what was sent after "add " */
+	if (!rc) {
 		fp->rules_added++;
-		wbs_faults_event(fp, "rule epoch=%u id=%d %s", fp->epoch, id, spec);
-	} else {
-		fp->failures++;
-		wbs_faults_event(fp, "rule-failed rc=%d %s", rc, spec);
-		id = -1;
+		wbs_faults_event(fp, "rule epoch=%u id=%u %s", fp->epoch, id, fp->w.sent + 4);
+		return (int)id;
 	}
-	return id;
+	fp->failures++;
+	wbs_faults_event(fp, "rule-failed rc=%d %s", rc, fp->w.sent + 4);
+	return -1;
 }
 
 static void remove_rule(struct wbs_faults *fp, unsigned int slot)
 {
 	unsigned int id = fp->dyn[slot];
-	int rc = message(fp, "remove %u", id);
+	int rc = sent(fp, wb_wberr_remove(&fp->w, id));
 
 	if (rc)
 		fp->failures++;
@@ -120,11 +120,10 @@ static void remove_rule(struct wbs_faults *fp, unsigned int slot)
 
 static int add_base(struct wbs_faults *fp, size_t i, const char *st)
 {
-	const struct wb_file_ext *e = &fp->files->ext[i];
+	struct wb_rule r = rule_on(&fp->files->ext[i], WB_OP_WRITE | WB_OP_FUA, st);
 
-	fp->base[i] = add_rule(fp, "write,fua %s sectors=%" PRIu64 "-%" PRIu64
-			       " prob=%u", st, e->first, e->last,
-			       fp->cfg.prob_ppm);
+	r.prob = fp->cfg.prob_ppm;
+	fp->base[i] = add_rule(fp, &r);
 	return fp->base[i];
 }
 
@@ -170,7 +169,7 @@ static void rebase(struct wbs_faults *fp)
 	if (!fp->cfg.prob_ppm)
 		return;
 	if (fp->base[i] >= 0) {
-		rc = message(fp, "remove %d", fp->base[i]);
+		rc = sent(fp, wb_wberr_remove(&fp->w, (unsigned int)fp->base[i]));
 		wbs_faults_event(fp, "remove epoch=%u id=%d rc=%d", fp->epoch,
 				 fp->base[i], rc);
 		if (rc)
@@ -262,25 +261,31 @@ void wbs_faults_step(struct wbs_faults *fp)
 	const struct wb_file_ext *e = pick_extent(fp);
 	unsigned int r = (unsigned int)wbs_rng_below(&fp->rng, 100);
 	unsigned int maxd = fp->cfg.max_delay_ms ? fp->cfg.max_delay_ms : 1;
+	struct wb_rule rule;
 
+	/* the draws in the order the seeded runs have always made them */
 	if (r < 30) {
-		add_dyn(fp, add_rule(fp, "write,fua %s sectors=%" PRIu64 "-%" PRIu64
-				     " skip=%u count=%u", pick_status(fp),
-				     e->first, e->last,
-				     (unsigned int)wbs_rng_below(&fp->rng, 4),
-				     (unsigned int)wbs_rng_range(&fp->rng, 1, 4)));
+		uint64_t count = wbs_rng_range(&fp->rng, 1, 4), skip = wbs_rng_below(&fp->rng, 4);
+
+		rule = rule_on(e, WB_OP_WRITE | WB_OP_FUA, pick_status(fp));
+		rule.skip = skip;
+		rule.count = count;
+		add_dyn(fp, add_rule(fp, &rule));
 	} else if (r < 42) {
-		add_dyn(fp, add_rule(fp, "write,fua %s sectors=%" PRIu64 "-%" PRIu64
-				     " every=%u count=%u", pick_status(fp),
-				     e->first, e->last,
-				     (unsigned int)wbs_rng_range(&fp->rng, 2, 4),
-				     (unsigned int)wbs_rng_range(&fp->rng, 2, 6)));
+		uint64_t count = wbs_rng_range(&fp->rng, 2, 6), every = wbs_rng_range(&fp->rng, 2, 4);
+
+		rule = rule_on(e, WB_OP_WRITE | WB_OP_FUA, pick_status(fp));
+		rule.every = every;
+		rule.count = count;
+		add_dyn(fp, add_rule(fp, &rule));
 	} else if (r < 52) {
-		add_dyn(fp, add_rule(fp, "write %s sectors=%" PRIu64 "-%" PRIu64
-				     " count=%u action=delay:%u", pick_status(fp),
-				     e->first, e->last,
-				     (unsigned int)wbs_rng_range(&fp->rng, 1, 2),
-				     (unsigned int)wbs_rng_range(&fp->rng, 1, maxd)));
+		unsigned int delay = (unsigned int)wbs_rng_range(&fp->rng, 1, maxd);
+		uint64_t count = wbs_rng_range(&fp->rng, 1, 2);
+
+		rule = rule_on(e, WB_OP_WRITE, pick_status(fp));
+		rule.count = count;
+		rule.delay_ms = delay;
+		add_dyn(fp, add_rule(fp, &rule));
 	} else if (r < 64) {
 		if (fp->ndyn)
 			remove_rule(fp, (unsigned int)wbs_rng_below(&fp->rng, fp->ndyn));
@@ -293,46 +298,38 @@ void wbs_faults_step(struct wbs_faults *fp)
 	}
 }
 
+/* wb_wberr_log's callback: each entry into faults.txt, a gap before it
+ * when the log lost entries, an event for a line that does not parse */
+static int record_entry(void *arg, const char *line, const struct wb_fault *f)
+{
+	struct wbs_faults *fp = arg;
+
+	if (!f) {
+		wbs_faults_event(fp, "log-unparsed %s", line);
+		return 0;
+	}
+	if (f->seq > fp->next_seq)
+		wb_faultlog_put_gap(fp->log, fp->epoch, fp->next_seq, f->seq);
+	wb_faultlog_put_fault(fp->log, fp->epoch, f);
+	return 0;
+}
+
 int wbs_faults_drain(struct wbs_faults *fp, int bounded)
 {
-	unsigned int pages;
+	int rc = sent(fp, wb_wberr_log(&fp->w, &fp->next_seq, bounded ? 4 : 0, record_entry, fp));
 
-	for (pages = 0; !bounded || pages < 4; pages++) {
-		char *line, *save = NULL;
-		unsigned int got = 0;
-		int rc = message(fp, "log %" PRIu64, fp->next_seq);
-
-		if (rc) {
-			wbs_faults_event(fp, "log-failed rc=%d", rc);
-			fp->failures++;
-			return -1;
-		}
-		for (line = strtok_r(fp->resp, "\n", &save); line;
-		     line = strtok_r(NULL, "\n", &save)) {
-			struct wb_fault f;
-
-			if (wb_fault_parse(line, &f)) {
-				wbs_faults_event(fp, "log-unparsed %s", line);
-				continue;
-			}
-			if (f.seq < fp->next_seq)
-				continue;
-			if (f.seq > fp->next_seq)
-				wb_faultlog_put_gap(fp->log, fp->epoch, fp->next_seq, f.seq);
-			wb_faultlog_put_fault(fp->log, fp->epoch, &f);
-			fp->next_seq = f.seq + 1;
-			got++;
-		}
-		fflush(fp->log);
-		if (!got)
-			return 0;
+	fflush(fp->log);
+	if (rc) {
+		wbs_faults_event(fp, "log-failed rc=%d", rc);
+		fp->failures++;
+		return -1;
 	}
 	return 0;
 }
 
 int wbs_faults_clear(struct wbs_faults *fp)
 {
-	int rc = message(fp, "clear");
+	int rc = sent(fp, wb_wberr_clear(&fp->w));
 
 	wbs_faults_event(fp, "clear rc=%d", rc);
 	fp->ndyn = 0;
@@ -344,7 +341,7 @@ void wbs_faults_close(struct wbs_faults *fp)
 	if (fp->log)
 		fclose(fp->log);
 	free(fp->table);
-	free(fp->resp);
+	wb_wberr_close(&fp->w);
 	free(fp->base);
 	free(fp->dyn);
 	memset(fp, 0, sizeof(*fp));

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The fault programmer: drives dm-wberr (lib/c wb_dm) during a run.
+ * The fault programmer: drives dm-wberr (lib/c wb_wberr, wb_dm) during a run.
  * Base rules give every test-file extent a seeded-probability rule (the
  * statuses rotate over the extents so every status the kernel has is used); each step
  * then adds bursts (skip/count), every-Kth and delayed faults, removes
@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "extents.h"
+#include "wb_wberr.h"
 #include "wb_kernel.h"
 #include "rng.h"
 
@@ -32,7 +33,7 @@ struct wbs_faults {
 	struct wbs_rng rng;
 	FILE *log;
 	char *table;		/* the live table line, for reloads */
-	char *resp;		/* the last message's response */
+	struct wb_wberr w;	/* the device's client: its last message and response */
 	uint32_t epoch;
 	uint64_t next_seq;
 	int *base;		/* per extent: id of its base rule, -1 none */

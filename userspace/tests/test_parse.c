@@ -2,8 +2,12 @@
 /* The scenario parser: what it accepts and how precisely it refuses. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "wb_names.h"
+#include "wb_rule.h"
 #include "parse.h"
 #include "wb_test.h"
 
@@ -23,6 +27,29 @@ static void refuses(const char *text, const char *want, const char *what)
 	is_int(-1, rc, "refuses %s", what);
 	is_str(want, err, "  with the exact position and key path");
 	scenario_set_free(&set);
+}
+
+/* @key in an ops.h keys string ("*fd *path flags"), *@req when starred */
+static int key_in(const char *keys, const char *key, int *req)
+{
+	char want[40];
+	const char *p;
+
+	snprintf(want, sizeof(want), " %s ", key);
+	for (p = keys; *p; p++) {
+		size_t l = strcspn(p, " ");
+		int star = *p == '*';
+
+		if (l - (size_t)star == strlen(key) && !strncmp(p + star, key, strlen(key))) {
+			*req = star;
+			return 1;
+		}
+		p += l;
+		if (!*p)
+			break;
+	}
+	(void)want;
+	return 0;
 }
 
 static const char *good =
@@ -59,8 +86,8 @@ static void test_good_file(void)
 	is_int(O_RDWR | O_CREAT, sc->steps[0].oflags, "open flags OR'ed");
 	is_int(65536, sc->steps[1].size, "64k is 65536");
 	is_int(0xcd, sc->steps[1].pattern, "hex pattern");
-	is_str("nexus", sc->steps[2].fault.status, "nexus kept for dm-wberr to resolve");
-	is_int(WB_OP_WRITE, sc->steps[2].fault.ops, "ops");
+	is_str("nexus", sc->steps[2].fault.rule.status, "nexus kept for dm-wberr to resolve");
+	is_int(WB_OP_WRITE, sc->steps[2].fault.rule.ops, "ops");
 	is_int(EIO, sc->steps[3].expect.err[FS_RAW], "a scalar expectation applies to every fs");
 	is_int(EIO, sc->steps[4].expect.err[FS_XFS], "per-fs expectation");
 	is_int(0, sc->steps[4].expect.err[FS_EXT4], "default for the others");
@@ -94,6 +121,25 @@ static void test_matrix(void)
 		is_str("raw/fid[timeout]", inst[1].id, "id names the status");
 	free(inst);
 	scenario_set_free(&set);
+}
+
+/* fs: all, every file system of lib/c's table */
+static void test_fs_all(void)
+{
+	struct scenario_set set = { 0 };
+	struct instance *inst = NULL;
+	int n;
+
+	is_int(0, parse("name: a\nfs: all\nsteps: [{op: sync}]\n", &set), "fs: all parses (%s)", err);
+	n = expand_instances(&set, &inst);
+	is_int(FS__N, n, "one instance per file system of the table");
+	if (n == FS__N)
+		is_str("btrfs/a", inst[FS_BTRFS].id, "in the table's order");
+	free(inst);
+	scenario_set_free(&set);
+	refuses("name: x\nfs: [all]\nsteps: [{op: sync}]\n",
+		"t.yaml:2:6: fs[0]: unknown value \"all\" (expected one of: raw, ext4, ext2, xfs, btrfs)",
+		"all inside a list");
 }
 
 static void test_list_of_scenarios(void)
@@ -141,7 +187,7 @@ static void test_refusals(void)
 		"t.yaml:3:10: size_mb: size_mb must be 64..4096", "a tiny device");
 	refuses("name: x\nfs: ext4\nstep: []\n",
 		"t.yaml:3:1: step: unknown key 'step' (allowed: name, description, guarantee, fs, data_mode, "
-		"mkfs_options, mount_options, size_mb, stack, oracle, fidelity, matrix, steps, program)",
+		"mkfs_options, mount_options, size_mb, stack, dax, oracle, fidelity, matrix, steps, program)",
 		"an unknown scenario key");
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsync, fd: a, fd: b}\n",
 		"t.yaml:4:24: steps[0].fd: duplicate key", "a duplicate key");
@@ -271,10 +317,10 @@ static void test_content_and_data_modes(void)
 	if (set.n == 1) {
 		const struct fault_spec *f = &set.v[0].steps[0].fault;
 
-		is_int(ACT_PASS, f->action, "delay then pass");
-		is_int(20, (int)f->delay_ms, "delay ms");
-		is_str("meta,!sync", f->bio_flags, "bio flags as dm-wberr takes them");
-		is_int(1, f->split, "split");
+		is_int(WB_ACT_PASS, f->rule.action, "delay then pass");
+		is_int(20, (int)f->rule.delay_ms, "delay ms");
+		ok(f->rule.flags_set == 2 && f->rule.flags_clear == 1, "bio flags: meta required, sync excluded");
+		is_int(1, f->rule.split, "split");
 	}
 	scenario_set_free(&set);
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fault, ops: write, status: ioerr, bio_flags: [meta, metadata]}\n",
@@ -356,6 +402,53 @@ static void test_program(void)
 		"t.yaml:3:10: program: a program needs a file system, not raw", "raw");
 }
 
+/*
+ * The fault step's keys are dm-wberr's rule grammar (wb_rule.h's table,
+ * dm-wberr-abi.h): every key of the table is a key of the fault op
+ * (ops.h) and takes the table's range, no more, no less.
+ */
+static void test_rule_keys(void)
+{
+	struct scenario_set set = { 0 };
+	int req;
+
+	for (int k = 0; k < WB_KEY__N; k++)
+		if (!key_in(op_table[OP_FAULT].keys, wb_rule_keys[k].yaml, &req) || req)
+			ok(0, "the fault op takes the rule key %s, optional", wb_rule_keys[k].yaml);
+	for (const char *p = op_table[OP_FAULT].keys; *p;) {
+		char key[32];
+		int n = 0;
+
+		sscanf(p, " %*[*]%n", &n);
+		p += n;
+		if (sscanf(p, "%31s%n", key, &n) != 1)
+			break;
+		p += n;
+		if (strcmp(key, "id") && strcmp(key, "ops") && strcmp(key, "status") && strcmp(key, "file") &&
+		    wb_rule_key_by_yaml(key) < 0)
+			ok(0, "fault key %s is a rule key (or id, ops, status, file)", key);
+	}
+	ok(1, "the fault op's keys are the rule table's plus id, ops, status and file");
+	is_int(0, parse("name: p\nfs: ext4\nsteps:\n"
+			"  - {op: fault, ops: write, status: ioerr, prob: 0, skip: 18446744073709551615,"
+			" count: 4294967296, every: 1}\n", &set),
+	       "prob 0 and 64-bit skip and count parse, as dm-wberr takes them (%s)", err);
+	if (set.n == 1) {
+		const struct wb_rule *r = &set.v[0].steps[0].fault.rule;
+
+		ok(r->prob == 0 && r->skip == UINT64_MAX && r->count == 4294967296ULL && r->every == 1,
+		   "their values");
+	}
+	scenario_set_free(&set);
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fault, ops: write, status: ioerr, every: 0}\n",
+		"t.yaml:4:51: steps[0].every: every must be >= 1", "every 0");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fault, ops: write, status: ioerr, prob: 1000001}\n",
+		"t.yaml:4:50: steps[0].prob: 1000001 is out of range (max 1000000)", "prob past a million ppm");
+	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fault, ops: write, status: ioerr, skip: 17179869184g}\n",
+		"t.yaml:4:50: steps[0].skip: expected a non-negative integer (k/m/g suffix allowed), got \"17179869184g\"",
+		"a suffix that overflows 64 bits");
+}
+
 static void test_dax(void)
 {
 	struct scenario_set set = { 0 };
@@ -389,6 +482,8 @@ static void test_dax(void)
 
 int main(void)
 {
+	test_fs_all();
+	test_rule_keys();
 	test_dax();
 	test_program();
 	test_content_and_data_modes();

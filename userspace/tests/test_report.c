@@ -40,9 +40,9 @@ static char *summary_of(const char *prefix, const struct run_info *ri, const str
  */
 static void test_header(void)
 {
-	struct step sm[2] = { { .op = OP_FAULT, .fault = { .status = "$status" } }, { .op = OP_FSYNC, .fd = "a" } };
-	struct step sl[3] = { { .op = OP_FAULT, .fault = { .status = "ioerr" } }, { .op = OP_FSYNC, .fd = "a" },
-			      { .op = OP_FAULT, .fault = { .status = "medium" } } };
+	struct step sm[2] = { { .op = OP_FAULT, .fault = { .rule = { .status = "$status" } } }, { .op = OP_FSYNC, .fd = "a" } };
+	struct step sl[3] = { { .op = OP_FAULT, .fault = { .rule = { .status = "ioerr" } } }, { .op = OP_FSYNC, .fd = "a" },
+			      { .op = OP_FAULT, .fault = { .rule = { .status = "medium" } } } };
 	struct scenario scm = { .name = "m", .file = "m.yaml", .matrix_status = 1, .nsteps = 2, .steps = sm };
 	struct scenario scl = { .name = "l", .guarantee = "once", .file = "l.yaml", .nsteps = 3, .steps = sl };
 	struct instance in[4] = { { .sc = &scm, .fs = FS_EXT4, .status = "timeout", .id = "ext4/m[timeout]" },

@@ -32,7 +32,7 @@ static int row_key(const char *line, char *writers, size_t len)
 
 static void test_doc(void)
 {
-	char *doc = wb_read_file(WB_TOP "/docs/architecture.md", NULL), *line, *save = NULL;
+	char *doc = wb_read_file(TOP_DIR "/docs/architecture.md", NULL), *line, *save = NULL;
 	unsigned int rows = 0, same = 0, in = 0;
 
 	ok(doc != NULL, "docs/architecture.md is readable");
