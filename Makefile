@@ -76,10 +76,12 @@ IMAGE     := $(BUILD)/initramfs-$(KSTEM).cpio
 # the tests that say `# wberr-requires: apps`; built and cached in
 # $(WBERR_CACHE)/apps-<key>/, copied here.
 APPS_IMG  := $(BUILD)/apps.img
-# Emulated persistent memory for the DAX scenarios (scenarios/dax): a QEMU
-# nvdimm backed by a sparse file, fsdax in the guest.  Only the boots that
-# run the scenario library get it.
+# Emulated persistent memory (a QEMU nvdimm backed by a sparse file, fsdax
+# in the guest) for the boots whose tests say `# wberr-requires: pmem` or
+# `# wberr-uses: pmem` (tests/README.md): $(call pmem_for,SEL) asks
+# run-suites which hardware the tests SEL selects declare.
 PMEM_ARGS := --pmem 512M
+pmem_for = $(if $(filter pmem,$(shell WBERR_TESTS_DIR=$(TOP)/tests sh $(TOP)/qemu/guest/run-suites --needs $(1))),$(PMEM_ARGS))
 # more Debian packages on it, for your own program (docs/testing-your-program.md)
 APPS_PACKAGES ?=
 export WBERR_APPS_PACKAGES := $(APPS_PACKAGES)
@@ -236,10 +238,13 @@ unit-test: userspace
 	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS)
 
 # Everything: host unit tests, runner self-checks, then one guest boot that
-# runs every suite, one with 2 vCPUs for the suites that want them, one with
-# the apps disk for the tests that require it and, on the debug kernel, one
-# for the positive controls of KASAN, lockdep and kmemleak.  The last line
-# is the totals over all TAP files.
+# runs every suite without optional hardware (one vCPU, no apps disk, no
+# nvdimm: a test that needs some and does not say so fails there), one
+# with the nvdimm for the tests that require or use it, one with 2 vCPUs
+# for the suites that want them, one with the apps disk for the tests that
+# require it and, on the debug kernel, one for the positive controls of
+# KASAN, lockdep and kmemleak.  The last line is the totals over all TAP
+# files.
 #
 # JOBS=N runs that as N shards at once (SHARD=1/N .. N/N, each its own
 # boots, one vCPU each), then merges them into $(RESULTS) with
@@ -284,15 +289,19 @@ test-shard:
 	@$(if $(SHARD),echo $(SHARD) > $(RESULTS)/shard; echo "[test] shard $(SHARD): results in $(RESULTS)")
 	@WBERR_SHARD=$(SHARD) $(TOP)/qemu/tests/run-host-tests.sh $(RESULTS) || true
 	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) $(PMEM_ARGS) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
 		--suites all --name suites || true
-	@if grep -qs '^# wberr-smp:' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
+	@if [ -n "$(call pmem_for,pmem)" ]; then \
 		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
+		--suites pmem $(PMEM_ARGS) --name suites-pmem || true; fi
+	@if grep -qs '^# wberr-smp:' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
+		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) $(call pmem_for,smp) \
 		--suites smp --smp 2 --name suites-smp2 || true; fi
 	@if grep -qsE '^# wberr-requires:(.* )?apps( |$$)' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
 		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) $(call pmem_for,apps) \
 		--suites apps --apps $(APPS_IMG) --name suites-apps || true; fi
 	@if [ "$(KCONFIG)" = debug ]; then \
 		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
@@ -328,7 +337,7 @@ run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} \
-		--suites $(RUN_SUITES) $(strip $(RUN_PAYLOAD_ARGS)) $(PMEM_ARGS) --name run || true
+		--suites $(RUN_SUITES) $(strip $(RUN_PAYLOAD_ARGS)) $(call pmem_for,$(RUN_SUITES)) --name run || true
 	@$(TOP)/qemu/report.sh --summary $(RESULTS)
 
 # make compare KERNELS='patched debian-6.12 debian-6.1': `make run` on each
@@ -362,7 +371,7 @@ shell: image
 
 bench: image
 	@[ "$(KERNEL)" = patched ] || { echo "make bench: only KERNEL=patched for now (qemu/bench.sh takes a kernel tree)" >&2; exit 2; }
-	@$(TOP)/qemu/bench.sh --kernel-tree $(KTREE) --image $(IMAGE) $(PMEM_ARGS)
+	@$(TOP)/qemu/bench.sh --kernel-tree $(KTREE) --image $(IMAGE) $(call pmem_for,default)
 
 clean:
 	rm -rf $(BUILD)

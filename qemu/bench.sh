@@ -20,7 +20,8 @@
 #   qemu/bench.sh --kernel-tree DIR --image CPIO [--only icount,virtio,boot,scenarios] [--pmem SIZE]
 #
 # --pmem SIZE gives the scenarios boot the persistent memory make run's has
-# (the Makefile passes its PMEM_ARGS), so that the DAX instances run too.
+# (the Makefile passes it when run-suites --needs default says pmem), so
+# that the DAX instances run too.
 #
 # Knobs (environment): BENCH_ROUNDS, BENCH_RUNTIME, BENCH_ENGINES for the
 # icount run; BENCH_VIRTIO_ROUNDS, BENCH_VIRTIO_RUNTIME, BENCH_VIRTIO_ENGINES,

@@ -6,8 +6,10 @@
 # dmesg, dmsetup, insmod and umount first on PATH, checked before anything
 # runs, and every kernel path redirected into a temporary directory: discovery of tests/<group>/NNN, the header
 # tags and selections (the apps disk's too), renumbering and the counted
-# plan, per-test timeout, a requirement that fails, and a WARN charged to
-# the test that caused it.
+# plan, per-test timeout, a requirement that fails, a WARN charged to the
+# test that caused it, optional hardware (pmem, apps disk, CPUs): a group
+# run without it gives only ok and skip lines, hardware that did not come
+# up fails; a skip path that falls through fails; --needs for the Makefile.
 # TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -106,10 +108,11 @@ run() {	# $1 selection, $2 cpus -> $res/..., status in $rs
 boot() {	# $1 selection, $2 cpus, $3 boot name: one boot into $res (kept)
 	rm -rf "$tmp/h" "$tmp/loaded"; mkdir -p "$tmp/h"
 	: > "$tmp/klog"
-	PATH=$tmp/bin:$PATH WBERR_TESTS_DIR=$t WBERR_LIBEXEC=$tmp/libexec WBERR_RESULTS=$res \
+	PATH=$tmp/bin:$PATH WBERR_TESTS_DIR=${TESTS:-$t} WBERR_LIBEXEC=$tmp/libexec WBERR_RESULTS=$res \
 	WBERR_HARNESS_TMP=$tmp/h WBERR_KMSG=$tmp/kmsg WBERR_TRACING=$tmp/h/tracing WBERR_KMEMLEAK=$tmp/none \
 	WBERR_CPUS=$2 WBERR_TIMEOUT_SCALE=1 WBERR_MODDIR=$tmp/mod WBERR_BOOT_NAME=$3 \
-	WBERR_APPS=$tmp/${APPS:-noapps} \
+	WBERR_APPS=$tmp/${APPS:-noapps} WBERR_PMEM=${PMEM:-} \
+	WBERR_APPS_ERROR=${WBERR_APPS_ERROR:-} WBERR_PMEM_ERROR=${WBERR_PMEM_ERROR:-} \
 	FAKE_KLOG=$tmp/klog FAKE_LOADED=$tmp/loaded \
 		sh "$top/qemu/guest/run-suites" "$1" 3> "$res/stream-$3" 2> "$res/err"
 	rs=$?
@@ -126,7 +129,8 @@ done
 run all 1
 check "$(sel)" "g1/001 g1/002 g1/003 g2/001 g2/002 g3/002 g4/001 g5/002 " \
 	"all on 1 CPU without the apps disk: every test but the smp, own-boot and apps ones, rc and other files ignored"
-check "$(grep -c '^WBERR-NOTE g5/001 requires the apps disk' "$res/stream")" 1 "all: a note says why the apps test did not run"
+check "$(grep -c "^WBERR-NOTE g5/001 needs apps: no apps disk at $tmp/noapps (run-guest --apps IMG; make apps builds IMG): not run in this boot" "$res/stream")" 1 \
+	"all: a note says why the apps test did not run"
 check "$rs" 1 "all: the harness fails when a test failed"
 check "$(cat "$res/g1.tap")" "TAP version 14
 ok 1 - 001: a
@@ -165,9 +169,11 @@ out=$("$top/qemu/report.sh" "$res" 2>&1); check "$(echo "$out" | tail -n 1)" "11
 run default 1; check "$(sel)" "g3/002 " "default: only tests tagged wberr-suite: default"
 run smp 1; check "$(sel)|$(grep -c 'WBERR-NOTE g3/001 wants 2 CPUs' "$res/stream")" "|1" "smp on 1 CPU: nothing runs, the note says why"
 run smp 2; check "$(sel)" "g3/001 " "smp on 2 CPUs: only the tests that want several CPUs"
-run g3 1; check "$(sel)|$rs" "g3/001 g3/002 g3/003 |0" "a named group runs all its tests, own-boot and smp included"
+run g3 1; check "$(sel)|$rs|$(sed -n 2p "$res/g3.tap")" "g3/001 g3/002 g3/003 |0|ok 1 - 001 # SKIP wants 2 CPUs, the guest has 1 (run-guest --smp 2)" \
+	"a named group runs all its tests, own-boot included; an smp one on too few CPUs is a skip with the reason"
+run g3 2; check "$(sed -n 2p "$res/g3.tap")" "ok 1 - 001: smp" "a named group on enough CPUs runs its smp test"
 run g1/002,guest-g4 1; check "$(sel)" "g1/002 g4/001 " "a named test, and an old suite name guest-<group>"
-run apps 1; check "$(sel)|$(grep -c 'WBERR-NOTE g5/001 requires the apps disk' "$res/stream")|$rs" "|1|0" \
+run apps 1; check "$(sel)|$(grep -c 'WBERR-NOTE g5/001 needs apps' "$res/stream")|$rs" "|1|0" \
 	"apps without the apps disk: nothing runs, the note says why"
 APPS=apps run apps 1; check "$(sel)|$(cat "$res/g5.tap")" "g5/001 |TAP version 14
 ok 1 - 001: apps at $tmp/apps
@@ -176,14 +182,135 @@ APPS=apps run all 1; check "$(sel)" "g1/001 g1/002 g1/003 g2/001 g2/002 g3/002 g
 	"all with the apps disk: the apps test too"
 APPS=apps run smp 2; check "$(sel)" "g3/001 " "smp with the apps disk: still only the tests that want several CPUs"
 run g5/001 1
+check "$(sed -n 2p "$res/g5.tap")|$(sed -n 2p "$res/guest-harness-st.tap")|$rs" \
+	"ok 1 - 001 # SKIP no apps disk at $tmp/noapps (run-guest --apps IMG; make apps builds IMG)|ok 1 - g5/001 # SKIP no apps disk at $tmp/noapps (run-guest --apps IMG; make apps builds IMG)|0" \
+	"a named apps test without the disk is its one skip, with the reason (the harness's too); the test does not run"
+WBERR_APPS_ERROR="apps disk /dev/vdd did not mount at /opt/apps: bad superblock" run g5/001 1
 check "$(sed -n 2p "$res/g5.tap")|$rs" \
-	"not ok 1 - 001: requirement: no apps disk at $tmp/noapps (run-guest --apps IMG; make apps builds IMG)|1" \
-	"a named apps test without the disk is its one not ok, with the reason"
+	"not ok 1 - 001: requirement: apps disk /dev/vdd did not mount at /opt/apps: bad superblock|1" \
+	"an apps disk the boot has but could not mount is a failed requirement, not a skip"
+WBERR_APPS_ERROR="apps disk /dev/vdd did not mount at /opt/apps: bad superblock" run all 1
+check "$(sel)" "g1/001 g1/002 g1/003 g2/001 g2/002 g3/002 g4/001 g5/001 g5/002 " \
+	"all: the apps test runs (and fails) when the disk is there but did not mount"
 run nosuch 1; check "$rs|$(cat "$res/stream")" "2|WBERR-ERROR no suite nosuch" "an unknown name is an error, not an empty run"
 FAKE_INSMOD_FAIL=1 run g2/001 1
 check "$(sed -n 2p "$res/g2.tap")|$rs" \
 	"not ok 1 - 001: requirement: wberr_load_dm: insmod $tmp/mod/dm-wberr.ko failed: insmod: ERROR: could not insert module $tmp/mod/dm-wberr.ko: Invalid module format|1" \
 	"a dm-wberr that does not load is the test's one not ok, with insmod's reason; the test does not run"
+
+# Optional hardware (pmem, apps, CPUs) declared in the header, and skip
+# paths that fall through, in a tree of their own.  Each test body fails
+# when it runs without what it declares, as dm-wberr/028 did.
+h=$tmp/tests-hw
+mkdir -p "$h/hw" "$h/plain" "$h/skips"
+mkh() { { echo '#!/bin/sh'; cat; } > "$h/$1"; }
+mkh hw/001 <<'X'
+# wberr-desc: needs the pmem
+# wberr-requires: pmem
+[ -n "$WBERR_PMEM" ]; echo "$([ $? = 0 ] || echo not )ok - a table over the pmem ($WBERR_PMEM) is DAX"
+X
+mkh hw/002 <<'X'
+# wberr-uses: pmem
+if [ -z "$WBERR_PMEM" ]; then echo "ok - the DAX instances # SKIP no pmem"; exit 0; fi
+echo "ok - the DAX instances on $WBERR_PMEM"
+X
+mkh hw/003 <<'X'
+# wberr-smp: 2
+echo "ok - two CPUs"
+X
+mkh hw/004 <<'X'
+# wberr-requires: apps
+[ -f "$WBERR_APPS/wberr-apps.list" ]; echo "$([ $? = 0 ] || echo not )ok - sqlite3 from the apps disk"
+X
+mkh hw/005 <<'X'
+# wberr-suite: default
+echo "ok - plain, in the default set"
+X
+mkh plain/001 <<'X'
+echo "ok - plain"
+X
+# 028 as it was: four skips, then on anyway with an empty device name
+mkh skips/001 <<'X'
+if [ -z "$WBERR_PMEM" ]; then
+	for t in "a table over the pmem is DAX" "ext4 mounts -o dax=always on it" \
+		 "a metadata rule fails the journal under DAX" "over a virtio disk the table is not DAX"; do
+		echo "ok - $t # SKIP no persistent memory in this guest"
+	done
+fi
+echo "ok - a table over the pmem ($WBERR_PMEM, 0 sectors) is DAX (queue/dax)"
+echo "not ok - ext4 mounts -o dax=always on it: mount: Invalid argument"
+X
+# one check skipped, the same check reported after, both ok: still a fall-through
+mkh skips/002 <<'X'
+echo "ok - write cache over null_blk # SKIP no /dev/nullb0"
+echo "ok - write cache over null_blk: flush reaches the device"
+X
+# skips that do not fall through: other checks after them, names that
+# only share a start
+mkh skips/003 <<'X'
+echo "ok - (e) raw bdev: fdinfo errno for io # SKIP no device"
+echo "ok - (e) raw bdev: fdinfo errno for ioerr"
+echo "ok - (e) raw bdev: fsync errno for BLK_STS_IOERR"
+echo "ok - again on a REQ_POLLED bio # SKIP no poll queue"
+echo "ok - again on a REQ_POLLED bio, twice"
+echo "ok - ext4/journal-fault # SKIP no persistent memory"
+echo "ok - ext4/journal-fault-data"
+echo "ok - over a virtio disk the table is not DAX"
+echo "ok - something else (details)"
+X
+TESTS=$h run hw 1
+check "$(grep -E '^(not )?ok' "$res/hw.tap")|$(grep -E '^(not )?ok' "$res/guest-harness-st.tap" | sed 's/ ([0-9.]*s)$//')|$rs" \
+"ok 1 - 001: needs the pmem # SKIP no persistent memory in this guest (run-guest --pmem SIZE)
+ok 2 - 002: the DAX instances # SKIP no pmem
+ok 3 - 003 # SKIP wants 2 CPUs, the guest has 1 (run-guest --smp 2)
+ok 4 - 004 # SKIP no apps disk at $tmp/noapps (run-guest --apps IMG; make apps builds IMG)
+ok 5 - 005: plain, in the default set|ok 1 - hw/001 # SKIP no persistent memory in this guest (run-guest --pmem SIZE)
+ok 2 - hw/002: exit 0, kernel log clean
+ok 3 - hw/003 # SKIP wants 2 CPUs, the guest has 1 (run-guest --smp 2)
+ok 4 - hw/004 # SKIP no apps disk at $tmp/noapps (run-guest --apps IMG; make apps builds IMG)
+ok 5 - hw/005: exit 0, kernel log clean|0" \
+	"a group run without its optional hardware (no pmem, no apps disk, one CPU): what requires it is one skip with the reason, what uses it runs and skips its part; only ok and skip lines"
+APPS=apps PMEM=/dev/pmem0 TESTS=$h run hw 2
+check "$(grep -E '^(not )?ok' "$res/hw.tap")|$rs" "ok 1 - 001: a table over the pmem (/dev/pmem0) is DAX
+ok 2 - 002: the DAX instances on /dev/pmem0
+ok 3 - 003: two CPUs
+ok 4 - 004: sqlite3 from the apps disk
+ok 5 - 005: plain, in the default set|0" "the same group with the pmem, the apps disk and two CPUs: every test runs, nothing skipped"
+for g in hw plain skips; do
+	TESTS=$h run $g 1
+	echo "$g: $(grep -E '^(not )?ok' "$res/$g.tap" | grep -vc -e '^ok [0-9]* - [^#]*$' -e '^ok [0-9]* - .* # SKIP ')"
+done > "$tmp/only-ok-skip"
+check "$(cat "$tmp/only-ok-skip" | tr '\n' ' ')" "hw: 0 plain: 0 skips: 1 " \
+	"every group run without its optional hardware gives only ok and skip lines, but the one whose skip path falls through"
+TESTS=$h run skips 1
+check "$(grep -E '^(not )?ok' "$res/guest-harness-st.tap" | sed 's/ ([0-9.]*s)$//')|$rs" \
+"not ok 1 - skips/001: skip path fell through: \"a table over the pmem is DAX\" skipped, then reported: ok 5 - 001: a table over the pmem (, 0 sectors) is DAX (queue/dax)
+not ok 2 - skips/002: skip path fell through: \"write cache over null_blk\" skipped, then reported: ok 8 - 002: write cache over null_blk: flush reaches the device
+ok 3 - skips/003: exit 0, kernel log clean|1" \
+	"a test whose skip path falls through (SKIP lines, then results for the same checks) fails in the harness, even when the result is ok; other checks after a skip do not"
+PMEM=/dev/pmem0 TESTS=$h run skips 1
+check "$(sed -n 1p "$res/guest-harness-st.tap"; grep -c '^ok 1 - skips/001' "$res/guest-harness-st.tap")" "TAP version 14
+1" "with the pmem that test takes no skip path and passes the harness"
+# Hardware the boot has that did not come up fails, never skips.
+WBERR_PMEM_ERROR="persistent memory present, fsdax set-up failed: nd_pmem refused pfn0.0" TESTS=$h run hw/001,hw/002 1
+check "$(grep -E '^(not )?ok' "$res/hw.tap")|$rs" "not ok 1 - 001: requirement: persistent memory present, fsdax set-up failed: nd_pmem refused pfn0.0
+not ok 2 - 002: requirement: persistent memory present, fsdax set-up failed: nd_pmem refused pfn0.0|1" \
+	"a pmem the boot has but could not set up fails the tests that require or use it, with the reason"
+# Selections: all and default leave what needs absent hardware out, pmem
+# selects what requires or uses it.
+TESTS=$h run all 1
+check "$(sel)|$(grep -c '^WBERR-NOTE hw/00[12] needs pmem: no persistent memory in this guest (run-guest --pmem SIZE): not run in this boot' "$res/stream")" \
+	"hw/005 plain/001 skips/001 skips/002 skips/003 |2" "all without the pmem: the tests that require or use it are left out, each with a note"
+PMEM=/dev/pmem0 TESTS=$h run pmem 1; check "$(sel)" "hw/001 hw/002 " "pmem with the pmem: only the tests that require or use it"
+TESTS=$h run pmem 1; check "$(sel)|$rs" "|0" "pmem without the pmem: nothing runs"
+PMEM=/dev/pmem0 TESTS=$h run default 1; check "$(sel)" "hw/005 " "default: the tags still decide"
+# --needs SEL: the hardware a selection's tests declare, for the Makefile
+needs() { WBERR_TESTS_DIR=$1 sh "$top/qemu/guest/run-suites" --needs "$2" 2>&1 | tr '\n' ' '; }
+check "$(needs "$h" all)|$(needs "$h" default)|$(needs "$h" pmem)|$(needs "$h" hw/004)|$(needs "$h" plain)" "apps pmem ||pmem |apps |" \
+	"--needs SEL prints the optional hardware the tests it selects require or use, whatever this machine has"
+check "$(needs "$top/tests" default)|$(needs "$top/tests" scenarios)|$(needs "$top/tests" dm-wberr/028)|$(needs "$top/tests" pmem)" "pmem |pmem |pmem |pmem " \
+	"the real tree: make run's default set, the scenario library (its DAX instances) and dm-wberr/028 need the nvdimm"
+check "$(needs "$top/tests" nosuch)" "run-suites: no group or test 'nosuch' in $top/tests " "--needs: an unknown name is an error"
 
 # make test SHARD=I/N: every test in exactly one shard, a self-sharding
 # test in each; a bad shard is an error.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host-side checks of qemu/run-guest with a fake QEMU: exit-status
 # propagation, timeout, oops detection, crash without verdict, QEMU failing
-# to start, TAP rebuilt from the stream after a crash, the apps disk, the pmem.
+# to start, TAP rebuilt from the stream after a crash, the apps disk, the pmem,
+# the interactive shell's exit status and failures.
 # TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +24,7 @@ check() {	# $1 observed, $2 expected, $3 description; the output on failure
 	tap_is "$1" "$2" "$3" || sed 's/^/# /' "$tmp/out"
 }
 
-tap_begin 25
+tap_begin 32
 run exit-0 --cmd true;  check "$status" 0 "guest command status 0 is returned"
 run exit-7 --cmd 'exit 7'; check "$status" 7 "guest command status 7 is returned unchanged"
 run oops --cmd true; check "$status" 126 "an oops on the console fails a command that exited 0"
@@ -97,6 +98,26 @@ check "$status/$(grep -c 'error: terminated (SIGTERM), step .boot (cmd).; log: .
 for _ in $(seq 50); do kill -0 "$(cat "$tmp/qemu.pid")" 2>/dev/null || break; sleep 0.1; done
 check "$(kill -0 "$(cat "$tmp/qemu.pid")" 2>/dev/null && echo running || echo gone)" gone \
 	"run-guest stopped by SIGTERM stops its QEMU"
+# make shell (--interactive): the shell's exit status, passed through
+# WBERR-EXIT as in the other modes, not QEMU's 33 for the guest's normal
+# power-off; a real failure is one, with the other modes' message.
+verdict() { tail -n 1 "$tmp/out" | sed -e 's/ in [0-9.]*s,/ in Ns,/' -e 's/; console: .*//'; }
+run exit-0 --interactive
+check "$status/$(grep -c 'mode=shell .*timeout=none' "$tmp/out")" 0/1 \
+	"--interactive: a clean exit from the shell returns 0, not QEMU's 33 (make shell's 'Error 33'); no time limit"
+check "$(qemu_cmdline | grep -c -- "-chardev stdio,id=con,mux=on,signal=off,logfile=[^ ]*/selftest-[^ ]*\.console\.log -serial chardev:con -mon chardev=con,mode=readline")" 1 \
+	"--interactive: the terminal is console and monitor, and QEMU logs the console for the checks"
+run exit-3 --interactive; check "$status/$(verdict)" "3/[guest] exited in Ns, status 3" "--interactive: the shell's own exit status is returned"
+run oops --interactive; check "$status/$(grep -c 'BUG: kernel NULL pointer' "$tmp/out")" 126/1 \
+	"--interactive: an oops on the console fails a clean exit (126), and is shown"
+for o in panic no-start; do
+	run $o --cmd true; want="$status/$(verdict)"
+	run $o --interactive; check "$status/$(verdict)" "$want" "--interactive: $o is the same failure, with the same message, as with --cmd ($want)"
+done
+start=$(date +%s)
+run hang --interactive --timeout 3
+check "$status/$(grep -c 'TIMEOUT after 3s' "$tmp/out")/$([ $(( $(date +%s) - start )) -lt 20 ] && echo fast)" 124/1/fast \
+	"--interactive --timeout 3: a hung guest is killed at the timeout, 124, as in the other modes"
 out=$("$top/qemu/report.sh" "$tmp/no-such-dir" 2>&1); status=$?
 check "$status/$(echo "$out" | tail -n 1)" "1/0 passed, 1 failed" \
 	"report.sh without results fails, and its last line is still the totals"
