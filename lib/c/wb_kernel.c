@@ -132,6 +132,13 @@ int wb_kernel_release_is(const struct wb_kernel *k, const char *mm)
 	return !strcmp(rel, mm);
 }
 
+int wb_kernel_matches(const struct wb_kernel *k, const char *key)
+{
+	if (!strcmp(key, "patched"))
+		return k && k->series == 1;
+	return wb_kernel_release_is(k, key);
+}
+
 int wb_kernel_nr_statuses(const struct wb_kernel *k)
 {
 	int n = 0;

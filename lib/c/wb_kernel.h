@@ -57,6 +57,12 @@ int wb_kernel_has_status(const struct wb_kernel *k, const char *name, char *why,
 /* 1 when the kernel's release is @mm ("6.1": major.minor, not a prefix:
  * 6.12 is not 6.1); 0 otherwise or when the release is unknown */
 int wb_kernel_release_is(const struct wb_kernel *k, const char *mm);
+/*
+ * 1 when @key names this kernel: "patched" for a kernel that carries
+ * kernel/patches (series == 1), else a release major.minor as
+ * wb_kernel_release_is() matches it.  0 otherwise.
+ */
+int wb_kernel_matches(const struct wb_kernel *k, const char *key);
 /* the number of statuses the kernel has (wb_nr_statuses before they are read) */
 int wb_kernel_nr_statuses(const struct wb_kernel *k);
 /* "6.1.0-57-amd64, no kernel/patches" and the like, for reports */

@@ -363,7 +363,7 @@ static const struct kernel_expect *step_on_kernel(const struct run *r, const str
 	for (int i = 0; i < st->non_kernel; i++) {
 		const struct kernel_expect *ke = &st->on_kernel[i];
 
-		if (wb_kernel_release_is(r->cfg->kernel, ke->release) &&
+		if (wb_kernel_matches(r->cfg->kernel, ke->release) &&
 		    ((ke->expect.set && ke->expect.err[r->fs] != EXPECT_UNSET) ||
 		     ke->expect_content[r->fs] != CONTENT_UNSET))
 			return ke;

@@ -463,12 +463,13 @@ static int parse_expect_content(struct pctx *c, yaml_node_t *n, struct step *st)
 
 /*
  * on_kernel: {"M.m": {expect: ..., expect_content: ..., why: "..."}, ...}:
- * what the step expects on that kernel instead, with the reason required
+ * what the step expects on that kernel instead, with the reason required;
+ * the key "patched" names a kernel that carries kernel/patches
  */
 static int parse_on_kernel(struct pctx *c, yaml_node_t *n, struct step *st)
 {
 	if (n->type != YAML_MAPPING_NODE || n->data.mapping.pairs.top == n->data.mapping.pairs.start)
-		return perr(c, n, "on_kernel needs a mapping of releases (\"6.1\": {expect: ..., why: ...})");
+		return perr(c, n, "on_kernel needs a mapping of releases (\"6.1\" or \"patched\": {expect: ..., why: ...})");
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
 		struct kernel_expect *ke;
@@ -478,9 +479,11 @@ static int parse_on_kernel(struct pctx *c, yaml_node_t *n, struct step *st)
 
 		if (want_scalar(c, k, &rel))
 			return -1;
-		if (sscanf(rel, "%d.%d%n", &maj, &min, &used) != 2 || rel[used] || maj < 2 ||
-		    strlen(rel) >= sizeof(ke->release))
-			return perr(c, k, "on_kernel: '%s' is not a release major.minor such as \"6.1\"", rel);
+		if (strcmp(rel, "patched") &&
+		    (sscanf(rel, "%d.%d%n", &maj, &min, &used) != 2 || rel[used] || maj < 2 ||
+		     strlen(rel) >= sizeof(ke->release)))
+			return perr(c, k, "on_kernel: '%s' is neither a release major.minor such as \"6.1\" nor \"patched\"",
+				    rel);
 		for (int i = 0; i < st->non_kernel; i++)
 			if (!strcmp(st->on_kernel[i].release, rel))
 				return perr(c, k, "on_kernel: %s given twice", rel);

@@ -37,6 +37,14 @@ int main(void)
 	is_int(0, wb_kernel_set_release(&k, "6.12.118"), "our build's release parses");
 	ok(k.major == 6 && k.minor == 12, "6.12.118 is 6.12");
 	ok(wb_kernel_release_is(&k, "6.12") && !wb_kernel_release_is(&k, "6.1"), "6.12 is not 6.1");
+	ok(wb_kernel_matches(&k, "6.12") && !wb_kernel_matches(&k, "patched"),
+	   "a kernel of unknown series matches its release, not \"patched\"");
+	k.series = 1;
+	ok(wb_kernel_matches(&k, "patched") && wb_kernel_matches(&k, "6.12"),
+	   "with kernel/patches it matches \"patched\" and its release");
+	k.series = 0;
+	ok(!wb_kernel_matches(&k, "patched"), "without kernel/patches it does not match \"patched\"");
+	k.series = -1;
 	is_int(-1, wb_kernel_set_release(&k, "vmlinux"), "a release without N.N is refused");
 
 	/* 6.12 */
