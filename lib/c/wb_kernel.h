@@ -4,7 +4,7 @@
  * that cannot be read from it.
  *
  * Read from the running kernel: its release, whether it carries
- * kernel/patches (patch 0004 adds the file_check_and_advance_sb_err
+ * kernel/patches (patch 0005 adds the file_check_and_advance_sb_err
  * event), and which statuses it has with the values it gives them
  * (dm-wberr's "statuses" message: the numbering comes from the kernel
  * dm-wberr was built against, never from a table of ours).

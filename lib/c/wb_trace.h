@@ -12,14 +12,14 @@
  *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x..      (stock 6.12:
  *                       errseq= is errseq_set()'s return, the value BEFORE)
  *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x.. errno=N
- *                       (kernel/patches/0004: errseq= as stock, errno= the
+ *                       (kernel/patches/0005: errseq= as stock, errno= the
  *                       error recorded)
  *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x.. old=0x.. errno=N seq=N
- *                       (0004 before issue 14: errseq= was the NEW value and
+ *                       (0005 before issue 14: errseq= was the NEW value and
  *                       old= the one before; still parsed, for old traces)
  *   file_check_and_advance_wb_err: file=.. dev=M:m ino=0x.. old=0x.. new=0x..
- *                       (0004 adds errno=N seq=N, decoded from new=)
- *   file_check_and_advance_sb_err: same fields (patch 0004, syncfs)
+ *                       (0005 adds errno=N seq=N, decoded from new=)
+ *   file_check_and_advance_sb_err: same fields (patch 0005, syncfs)
  *   tracing_mark_write: <text>
  */
 #ifndef WB_TRACE_H
@@ -41,7 +41,7 @@ struct wb_tev {
 	uint32_t old, new;	/* SET: the value before errseq_set (old= when printed,
 				 * else errseq=) and, in the form with old=, after it
 				 * (else 0); ADVANCE: the cursor's */
-	int err;		/* SET with patch 0004: the errno recorded; else -1 */
+	int err;		/* SET with patch 0005: the errno recorded; else -1 */
 	char file[24];		/* ADVANCE: hashed struct file pointer */
 	char mark[64];		/* MARK: the text written */
 };

@@ -75,7 +75,7 @@ struct xc_step {
 	int fault_op;		/* the step programs faults itself */
 	unsigned long nlog;	/* fault-log entries in the run by the end of the step */
 	int traced;		/* the trace was recorded */
-	int sb_traced;		/* the kernel traces f_sb_err moves (patch 0004) */
+	int sb_traced;		/* the kernel traces f_sb_err moves (patch 0005) */
 	const struct xc_attr *attr;
 	size_t nattr;
 	int cursor;		/* pred is a valid prediction on a known inode ... */

@@ -14,7 +14,7 @@
  *             "io_uring_complete: ring %p, req %p, user_data 0x%llx, result %d, cflags 0x%x extra1 %llu extra2 %llu "
  *   sched     "sched_process_fork: comm=%s pid=%d child_comm=%s child_pid=%d"
  *             "sched_process_exec: filename=%s pid=%d old_pid=%d"
- *   filemap   lib/c wb_tev_parse() (stock and patch 0004 forms)
+ *   filemap   lib/c wb_tev_parse() (stock and patch 0005 forms)
  */
 #include "synctrace.h"
 #include "synctrace_int.h"

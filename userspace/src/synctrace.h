@@ -63,7 +63,7 @@ struct sc_cursor {
 	uint64_t ino;
 	uint32_t old, new;	/* the cursor before and after */
 	int err;		/* errno consumed: new's when old != new, else 0 */
-	int sb;			/* f_sb_err (syncfs, patch 0004), not f_wb_err */
+	int sb;			/* f_sb_err (syncfs, patch 0005), not f_wb_err */
 	char file[24];		/* hashed struct file pointer: the open file description */
 	long call;		/* index in calls; -1 when no traced call claimed it */
 };
@@ -221,7 +221,7 @@ struct sc_attr {
  *  - syncfs that failed saw, through the super block, each fault with a
  *    set before the call returned whose errno it returned (mapping_set_error
  *    sets s_wb_err with the mapping), on its device when a sb cursor event
- *    says which (patch 0004);
+ *    says which (patch 0005);
  *  - verdict: seen (anyone saw it), else not-fired, else lost (a set, no
  *    one consumed it: e.g. the inode was evicted), else silent (nothing
  *    recorded: a drop, or a fault the file system swallowed).

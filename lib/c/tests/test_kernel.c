@@ -88,7 +88,7 @@ int main(void)
 	is_int(ETIMEDOUT, wb_kernel_data_errno(&k, "ext2", ETIMEDOUT, NULL), "stock 6.12 ext2 too");
 	is_int(EIO, wb_kernel_data_errno(&k, "raw", ETIMEDOUT, NULL), "stock 6.12 raw records EIO");
 	k.series = 1;
-	is_int(ETIMEDOUT, wb_kernel_data_errno(&k, "raw", ETIMEDOUT, NULL), "with kernel/patches/0002 raw keeps it");
+	is_int(ETIMEDOUT, wb_kernel_data_errno(&k, "raw", ETIMEDOUT, NULL), "with kernel/patches/0003 raw keeps it");
 	k.series = -1;
 	is_int(EIO, wb_kernel_data_errno(&k, "raw", ETIMEDOUT, NULL), "series unknown: the stock fact");
 	return tap_done();
