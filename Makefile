@@ -138,7 +138,7 @@ help:
 	@echo "make test   - the full test suite (host unit tests + guest suites)"
 	@echo "make bench  - benchmarks: -icount ratios, virtio fio latency, boot and suite times (build/results/bench.md)"
 	@echo "make shell  - boot the guest with a shell on the console"
-	@echo "make deps | kernel | module | userspace | image | apps | clean"
+	@echo "make deps | kernel | module | kselftest | userspace | image | apps | clean"
 	@echo "KCONFIG=debug selects the debug kernel (KASAN, lockdep, kmemleak)"
 	@echo "make test SHARD=I/N - one of N shards; qemu/merge-shards.sh OUT DIRS... merges their reports"
 	@echo "make test JOBS=N    - the N shards at once on this machine, merged into build/results (default: cores + 1, at most 4)"
