@@ -141,7 +141,7 @@ help:
 	@echo "make test   - the full test suite (host unit tests + guest suites)"
 	@echo "make bench  - benchmarks: -icount ratios, virtio fio latency, boot and suite times (build/results/bench.md)"
 	@echo "make shell  - boot the guest with a shell on the console"
-	@echo "make deps | kernel | module | userspace | image | apps | clean"
+	@echo "make deps | kernel | module | kselftest | userspace | image | apps | clean"
 	@echo "KCONFIG=debug selects the debug kernel (KASAN, lockdep, kmemleak)"
 	@echo "make test SHARD=I/N - one of N shards; qemu/merge-shards.sh OUT DIRS... merges their reports"
 	@echo "make test JOBS=N    - the N shards at once on this machine, merged into build/results (default: cores + 1, at most 4)"
@@ -226,8 +226,25 @@ userspace: deps guest-tools
 	@$(MAKE) -s -C $(TOP)/userspace BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN)
 	@$(MAKE) -s -C $(TOP)/userspace/stress BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN)
 
-image: kernel module userspace
-	@$(TOP)/qemu/mkimage.sh $(IMAGE_KERNEL) --modules $(MODDIR) --out $(IMAGE)
+# The series' own kselftest (kernel/patches 0006,
+# tools/testing/selftests/filesystems/wb_err), built from the kernel tree
+# with its kselftest Makefile for the guest (tests/errseq-patches/002).
+# Against the host's libc headers (KHDR_INCLUDES empty): the tree has no
+# headers_install, and the test needs only <linux/loop.h>.  Nothing where
+# the tree has no such directory (KERNEL=unpatched) or there is no tree
+# (a Debian kernel): the test is a SKIP there.
+KSELFTEST := $(BUILD)/kselftest-$(KSTEM)
+KSELFTEST_DIRS := filesystems/wb_err
+.PHONY: kselftest
+kselftest: kernel
+	@rm -rf $(KSELFTEST); mkdir -p $(KSELFTEST)
+	@$(if $(OWN_BUILD),for d in $(KSELFTEST_DIRS); do \
+		src=$(KTREE)/tools/testing/selftests/$$d; [ -d $$src ] || continue; \
+		$(MAKE) -s -C $$src OUTPUT=$(KSELFTEST) KHDR_INCLUDES= || exit 1; \
+	done)
+
+image: kernel module userspace kselftest
+	@$(TOP)/qemu/mkimage.sh $(IMAGE_KERNEL) --modules $(MODDIR) --kselftests $(KSELFTEST) --out $(IMAGE)
 
 # Downloads the Debian packages once (about 41 MiB), then reuses the cache.
 # qemu/host-tools.sh asks wberr-names (lib/c) for the mkfs programs.

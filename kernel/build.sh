@@ -83,6 +83,12 @@ fi
 step "read the patch series"
 series_file=$here/patches/series
 patches=()
+not_applied=()
+# What of a patch file the build depends on: its diff, from the first
+# "diff " or "--- " line on.  The mail header and commit message (From:,
+# Subject:, the Signed-off-by a person adds before sending) change neither
+# what is applied nor the key, so signing the series off rebuilds nothing.
+patch_diff() { sed -n '/^\(diff \|--- \)/,$p' "$1"; }
 # The config symbols the series itself adds (its "+config X" lines): an
 # unpatched tree has no such option, so the fragment's request for it is
 # dropped there rather than reported as a config that did not take.
@@ -93,6 +99,12 @@ elif [ -f "$series_file" ]; then
 	while read -r p _; do
 		case "$p" in ''|'#'*) continue ;; esac
 		[ -f "$here/patches/$p" ] || die "kernel/patches/series names $p, which is not in kernel/patches/"
+		# a cover letter (0000-cover-letter.patch) is part of the mail,
+		# not of the tree
+		if [ -z "$(patch_diff "$here/patches/$p" | head -n 1)" ]; then
+			not_applied+=("$p")
+			continue
+		fi
 		patches+=("$here/patches/$p")
 	done < "$series_file"
 fi
@@ -102,7 +114,7 @@ key=$( {
 	echo "source $src_version"
 	echo "flavour $flavour${unpatched:+ unpatched}"
 	for f in "${fragments[@]}"; do echo "config $(basename "$f")"; cat "$f"; done
-	for p in "${patches[@]+"${patches[@]}"}"; do echo "patch $(basename "$p")"; cat "$p"; done
+	for p in "${patches[@]+"${patches[@]}"}"; do echo "patch $(basename "$p")"; patch_diff "$p"; done
 } | sha256sum | cut -c1-16)
 
 safe_version=$(printf '%s' "$src_version" | tr -c 'A-Za-z0-9.+-' '_')
@@ -114,6 +126,9 @@ case "$action" in
 print) echo "$tree"; exit 0 ;;
 key) echo "$key"; exit 0 ;;
 esac
+
+[ "${#not_applied[@]}" -eq 0 ] ||
+	say "not applied, no diff in them (a cover letter): ${not_applied[*]}"
 
 built_key() { cat "$tree/.wberr-built" 2>/dev/null || true; }
 exit_if_fresh() {

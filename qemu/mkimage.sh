@@ -7,10 +7,12 @@
 # per boot under TCG.  Packed with the kernel's own gen_init_cpio, so no root
 # is needed for device nodes and the archive is reproducible.
 #
-#   qemu/mkimage.sh --kernel-tree DIR --out FILE [--modules DIR]
-#   qemu/mkimage.sh --debian DIR --out FILE [--modules DIR]
+#   qemu/mkimage.sh --kernel-tree DIR --out FILE [--modules DIR] [--kselftests DIR]
+#   qemu/mkimage.sh --debian DIR --out FILE [--modules DIR] [--kselftests DIR]
 #
 # --modules names the directory holding the out-of-tree .ko files (dm-wberr).
+# --kselftests names a directory of kselftest programs built from the
+# kernel tree (make kselftest), staged in /opt/wberr/kselftest.
 # --debian DIR: a Debian shipped kernel unpacked by kernel/debian.sh (make
 # KERNEL=debian-6.12|debian-6.1) instead of our tree.  That kernel is
 # modular: the image gets the modules the suites need from its own package
@@ -26,18 +28,19 @@ top=$(cd "$here/.." && pwd)
 . "$top/lib/sh/errtrap.sh"
 errtrap_init image
 build=$top/build
-ktree= out= moddir= debdir=
+ktree= out= moddir= debdir= kstdir=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel-tree) ktree=$2; shift 2 ;;
 	--debian) debdir=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--modules) moddir=$2; shift 2 ;;
+	--kselftests) kstdir=$2; shift 2 ;;
 	*) die "unknown argument '$1'" 2 ;;
 	esac
 done
 [ -n "$ktree$debdir" ] && [ -n "$out" ] && { [ -z "$ktree" ] || [ -z "$debdir" ]; } ||
-	die "usage: mkimage.sh --kernel-tree DIR|--debian DIR --out FILE [--modules DIR]" 2
+	die "usage: mkimage.sh --kernel-tree DIR|--debian DIR --out FILE [--modules DIR] [--kselftests DIR]" 2
 if [ -n "$ktree" ]; then
 	gen_init_cpio=$ktree/usr/gen_init_cpio
 	[ -x "$gen_init_cpio" ] || die "$gen_init_cpio missing: build the kernel first (make kernel)"
@@ -70,7 +73,7 @@ root=$stage/root
 list=$stage/image.list
 step "stage the host tools"
 rm -rf "$root"
-mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,etc,opt/apps,opt/wberr/{bin,modules,tests,share,libexec}}
+mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,etc,opt/apps,opt/wberr/{bin,modules,tests,share,libexec,kselftest}}
 
 declare -A copied=()
 copy_file() {	# copy a host file to the same path in the image, once
@@ -115,6 +118,15 @@ if [ -d "$build/guest-bin" ]; then
 	for b in "$build/guest-bin"/*; do
 		[ -f "$b" ] && [ -x "$b" ] || continue
 		cp "$b" "$root/opt/wberr/bin/"
+		copy_libs "$b"
+	done
+fi
+
+# The series' kselftest programs, when built for this kernel.
+if [ -n "$kstdir" ] && [ -d "$kstdir" ]; then
+	for b in "$kstdir"/*; do
+		[ -f "$b" ] && [ -x "$b" ] || continue
+		cp "$b" "$root/opt/wberr/kselftest/"
 		copy_libs "$b"
 	done
 fi

@@ -79,6 +79,21 @@ check "$(cat "$tree/fake.c")" "int fake(void) { return 2; }" "changed patch: the
 check "$([ -e "$tree/.test-extracted-once" ] && echo in-place)" in-place "changed patch: rebuilt in place, not extracted again"
 check "$(has 'updating')/$(cat "$tree/.wberr-built")" "yes/$(key)" "changed patch: says so and records the new key"
 
+# ... but a new mail header, commit message or Signed-off-by (a person
+# signing the series off before sending it) is not a change of the tree,
+# and a cover letter in the series (no diff) is not applied.
+{ printf 'From: A Person <a.person@example.net>\nSubject: [PATCH] fake: return 2\n\n'
+  printf 'Why.\n\nSigned-off-by: A Person <a.person@example.net>\n---\n'
+  cat "$repo/kernel/patches/0001-fake-return.patch"; } > "$tmp/signed.patch"
+mv "$tmp/signed.patch" "$repo/kernel/patches/0001-fake-return.patch"
+printf 'From: A Person <a.person@example.net>\nSubject: [PATCH 0/1] fake\n\nThe series.\n\n fake.c | 2 +-\n' \
+	> "$repo/kernel/patches/0000-cover-letter.patch"
+printf '0000-cover-letter.patch\n0001-fake-return.patch\n' > "$repo/kernel/patches/series"
+build
+check "$status/$(builds)/$(has 'up to date')" 0/2/yes "signed-off patch and a cover letter: the same key, nothing rebuilt"
+check "$(has 'not applied, no diff in them (a cover letter): 0000-cover-letter.patch')" yes \
+	"a cover letter in the series: named as not applied"
+
 # ... and a config fragment changed.
 echo 'CONFIG_FAKE_THREE=y' >> "$repo/kernel/config/wberr.config"
 build

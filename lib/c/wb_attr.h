@@ -23,7 +23,7 @@
  *                      at a time, made by another process (an agent), so
  *                      every move between the two markers is the call's.
  *
- * Set errnos.  Patch 0004 traces the errno a set records; a stock kernel
+ * Set errnos.  Patch 0005 traces the errno a set records; a stock kernel
  * traces only the value before errseq_set(), so the errno is decoded from
  * the next value traced on the inode (a later set's errseq=, or a cursor's
  * new=), which is the one this set left, SEEN or not.
@@ -36,7 +36,7 @@
  * file's data, or, when no known file's data holds a fault's sectors
  * (metadata, free space, blocks allocated and freed while nobody looked),
  * any inode on the fault's device; among equals the one whose errno is the
- * errno the set recorded (patch 0004, or decoded on a stock kernel), then
+ * errno the set recorded (patch 0005, or decoded on a stock kernel), then
  * one that hit the file's data.
  *
  * Consumers.  A cursor move consumed a set when it is on the set's inode,
@@ -99,7 +99,7 @@ struct wb_attr {
 	unsigned char *known;	/* [nfaults]: some known file's data holds its sectors */
 	long *file_of;		/* [trace->n] an errseq event's file (by inode), -1 */
 	long *set_fault;	/* [trace->n] a set's fault, -1 */
-	int *set_err;		/* [trace->n] a set's errno: traced (patch 0004), else
+	int *set_err;		/* [trace->n] a set's errno: traced (patch 0005), else
 				 * decoded, else -1 */
 	unsigned char *set_decoded;	/* [trace->n] set_err was decoded: */
 	uint32_t major, minor;	/* the device the faults are on (st_dev of its fs) */

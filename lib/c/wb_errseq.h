@@ -3,7 +3,7 @@
  * A user-space copy of lib/errseq.c (6.12), single-threaded: wberr-run's
  * model of mapping->wb_err, sb->s_wb_err and the per-file cursors, and
  * wberr-stress's arithmetic on traced values.  tests/test_errseq.c holds
- * one host test per KUnit case of kernel/patches/0001.
+ * one host test per KUnit case of kernel/patches/0002.
  */
 #ifndef WB_ERRSEQ_H
 #define WB_ERRSEQ_H

@@ -41,7 +41,7 @@ int wb_kernel_read(struct wb_kernel *k, const char *tracefs)
 
 	if (uname(&u) || wb_kernel_set_release(k, u.release))
 		return -1;
-	/* patch 0004 adds the syncfs cursor event; no stock kernel has it */
+	/* patch 0005 adds the syncfs cursor event; no stock kernel has it */
 	snprintf(path, sizeof(path), "%s/events/filemap/file_check_and_advance_sb_err",
 		 tracefs ? tracefs : "/sys/kernel/tracing");
 	k->series = access(path, F_OK) == 0;
@@ -133,6 +133,13 @@ int wb_kernel_release_is(const struct wb_kernel *k, const char *mm)
 	return !strcmp(rel, mm);
 }
 
+int wb_kernel_matches(const struct wb_kernel *k, const char *key)
+{
+	if (!strcmp(key, "patched"))
+		return k && k->series == 1;
+	return wb_kernel_release_is(k, key);
+}
+
 int wb_kernel_nr_statuses(const struct wb_kernel *k)
 {
 	int n = 0;
@@ -167,7 +174,7 @@ static const struct data_errno_fact {
 	{ WB_FS_RAW, NULL, 1, EIO,
 	  "block device writeback goes through buffer heads: end_buffer_async_write() -> "
 	  "mark_buffer_write_io_error() -> mapping_set_error(mapping, -EIO) (fs/buffer.c); "
-	  "kernel/patches/0002 keeps the status's errno" },
+	  "kernel/patches/0003 keeps the status's errno" },
 	{ WB_FS_EXT4, "6.1", 0, EIO,
 	  "6.1's ext4_finish_bio() calls mapping_set_error(page->mapping, -EIO) whatever "
 	  "bi_status (6.1 fs/ext4/page-io.c:121; 6.12 passes blk_status_to_errno(), "

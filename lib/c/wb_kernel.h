@@ -4,7 +4,7 @@
  * that cannot be read from it.
  *
  * Read from the running kernel: its release, whether it carries
- * kernel/patches (patch 0004 adds the file_check_and_advance_sb_err
+ * kernel/patches (patch 0005 adds the file_check_and_advance_sb_err
  * event), and which statuses it has with the values it gives them
  * (dm-wberr's "statuses" message: the numbering comes from the kernel
  * dm-wberr was built against, never from a table of ours).
@@ -57,6 +57,12 @@ int wb_kernel_has_status(const struct wb_kernel *k, const char *name, char *why,
 /* 1 when the kernel's release is @mm ("6.1": major.minor, not a prefix:
  * 6.12 is not 6.1); 0 otherwise or when the release is unknown */
 int wb_kernel_release_is(const struct wb_kernel *k, const char *mm);
+/*
+ * 1 when @key names this kernel: "patched" for a kernel that carries
+ * kernel/patches (series == 1), else a release major.minor as
+ * wb_kernel_release_is() matches it.  0 otherwise.
+ */
+int wb_kernel_matches(const struct wb_kernel *k, const char *key);
 /* the number of statuses the kernel has (wb_nr_statuses before they are read) */
 int wb_kernel_nr_statuses(const struct wb_kernel *k);
 /* "6.1.0-57-amd64, no kernel/patches" and the like, for reports */

@@ -25,7 +25,7 @@
 	X(status,          "wberr-run program",          "the matrix status, - when none") \
 	X(seed,            "wberr-run wberr-stress",     "the run's seed") \
 	X(traced,          "wberr-run",                  "1: the errseq events were traced") \
-	X(sb_traced,       "wberr-run",                  "1: the kernel traces f_sb_err moves (kernel/patches 0004)") \
+	X(sb_traced,       "wberr-run",                  "1: the kernel traces f_sb_err moves (kernel/patches 0005)") \
 	X(steps,           "wberr-run",                  "how many steps steps.txt describes") \
 	X(live_crosscheck, "wberr-run",                  "what the live run's cross-checks said: ok or fail") \
 	X(dev,             "wberr-stress program",       "major:minor of the file system under test (st_dev)") \

@@ -16,14 +16,14 @@
  *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x..      (stock 6.12:
  *                       errseq= is errseq_set()'s return, the value BEFORE)
  *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x.. errno=N
- *                       (kernel/patches/0004: errseq= as stock, errno= the
+ *                       (kernel/patches/0005: errseq= as stock, errno= the
  *                       error recorded)
  *   filemap_set_wb_err: dev=M:m ino=0x.. errseq=0x.. old=0x.. errno=N seq=N
- *                       (0004 before issue 14: errseq= was the NEW value and
+ *                       (0005 before issue 14: errseq= was the NEW value and
  *                       old= the one before; still parsed, for old traces)
  *   file_check_and_advance_wb_err: file=.. dev=M:m ino=0x.. old=0x.. new=0x..
- *                       (0004 adds errno=N seq=N, decoded from new=)
- *   file_check_and_advance_sb_err: same fields (patch 0004, syncfs)
+ *                       (0005 adds errno=N seq=N, decoded from new=)
+ *   file_check_and_advance_sb_err: same fields (patch 0005, syncfs)
  *   tracing_mark_write: <text>
  *   syscalls (kernel/trace/trace_syscalls.c): "sys_fsync(fd: 3)", every
  *             argument "%s: %lx" (hex, no 0x); "sys_fsync -> 0x%lx" (a
@@ -48,7 +48,7 @@
 enum wb_ev_kind {
 	WB_EV_SET,		/* filemap_set_wb_err: an error recorded in a mapping */
 	WB_EV_ADVANCE,		/* file_check_and_advance_wb_err: an fd's cursor */
-	WB_EV_SB_ADVANCE,	/* file_check_and_advance_sb_err (patch 0004) */
+	WB_EV_SB_ADVANCE,	/* file_check_and_advance_sb_err (patch 0005) */
 	WB_EV_MARK,		/* trace_marker text */
 	WB_EV_SYS_ENTER,	/* a syscall of wb_syscalls[] */
 	WB_EV_SYS_EXIT,
@@ -109,7 +109,7 @@ struct wb_ev_errseq {
 	uint32_t old, new;	/* SET: the value before errseq_set (old= when printed,
 				 * else errseq=) and, in the form with old=, after
 				 * it (else 0); ADVANCE: the cursor's */
-	int err;		/* SET: the errno recorded (patch 0004), else -1;
+	int err;		/* SET: the errno recorded (patch 0005), else -1;
 				 * ADVANCE: the errno consumed (new's when old !=
 				 * new), else 0 */
 	char file[24];		/* ADVANCE: hashed struct file pointer */

@@ -15,7 +15,7 @@ static const char *const events[] = {
 	"events/filemap/filemap_set_wb_err/enable",
 	"events/filemap/file_check_and_advance_wb_err/enable",
 };
-/* only with kernel/patches/0004: syncfs's cursor moves */
+/* only with kernel/patches/0005: syncfs's cursor moves */
 static const char sb_event[] = "events/filemap/file_check_and_advance_sb_err/enable";
 
 #define SYSCALL_EVENTS(name)						\

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tracefs set-up for the errseq tracepoints: filemap_set_wb_err,
- * file_check_and_advance_wb_err and, with kernel/patches/0004,
+ * file_check_and_advance_wb_err and, with kernel/patches/0005,
  * file_check_and_advance_sb_err.  Timestamps on trace_clock "mono"
  * (CLOCK_MONOTONIC, the clock of dm-wberr's fault log).
  */

@@ -60,7 +60,7 @@ wberr_load_dm() {
 
 # wberr_series_present: true when the running kernel carries our patch
 # series (kernel/patches), told by what the kernel shows, not by its name:
-# patch 3 adds "wb_err:" and "sb_err:" lines to /proc/<pid>/fdinfo/<fd> of
+# patch 0004 adds "wb_err:" and "sb_err:" lines to /proc/<pid>/fdinfo/<fd> of
 # a regular file (fs/proc/fd.c, seq_show_wb_err()); a kernel without the
 # series has no such line.  The file read is this library, a regular file
 # on the initramfs (fd 0 of grep, /proc/self being grep).

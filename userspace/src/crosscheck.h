@@ -41,7 +41,7 @@ int xc_fault_set(const struct wb_fault *f, const char *path, unsigned long ino,
  * cursor: the model's prediction @p for a sync call against the cursor
  * advances the attributor gave the step's call @call on inode @ino:
  * file_check_and_advance_wb_err, or for syncfs (p->sb)
- * file_check_and_advance_sb_err (kernel/patches/0004; stock 6.12 has no
+ * file_check_and_advance_sb_err (kernel/patches/0005; stock 6.12 has no
  * event for f_sb_err, so the caller skips it there).  Returns 1 when
  * consistent (adding a "trace: ..." note when there was a move), else 0
  * and a CROSS-CHECK message.
@@ -77,7 +77,7 @@ struct xc_step {
 	int fault_op;		/* the step programs faults itself */
 	unsigned long nlog;	/* fault-log entries in the run by the end of the step */
 	int traced;		/* the trace was recorded */
-	int sb_traced;		/* the kernel traces f_sb_err moves (patch 0004) */
+	int sb_traced;		/* the kernel traces f_sb_err moves (patch 0005) */
 	const struct xc_attr *attr;
 	size_t nattr;
 	int cursor;		/* pred is a valid prediction on a known inode ... */

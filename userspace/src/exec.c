@@ -61,7 +61,7 @@ struct run {
 	 * (once opened) and every extent each has had */
 	struct wb_files files;
 	uint32_t major, minor;	/* st_dev of the file system under test */
-	int sb_trace;		/* the kernel traces f_sb_err moves (patch 0004) */
+	int sb_trace;		/* the kernel traces f_sb_err moves (patch 0005) */
 	struct evidence evd;
 	int evd_on;
 	uint64_t loop_t0;
@@ -380,7 +380,7 @@ static const struct kernel_expect *step_on_kernel(const struct run *r, const str
 	for (int i = 0; i < st->non_kernel; i++) {
 		const struct kernel_expect *ke = &st->on_kernel[i];
 
-		if (wb_kernel_release_is(r->cfg->kernel, ke->release) &&
+		if (wb_kernel_matches(r->cfg->kernel, ke->release) &&
 		    ((ke->expect.set && ke->expect.err[r->fs] != EXPECT_UNSET) ||
 		     ke->expect_content[r->fs] != CONTENT_UNSET))
 			return ke;

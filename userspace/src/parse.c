@@ -811,7 +811,8 @@ static const struct ykey on_kernel_keys[] = {
 /* the path stays at the release: "steps[0].on_kernel.6.1" */
 const struct ytable on_kernel_schema = TABLE("on_kernel", on_kernel_keys, 0);
 
-/* one release of on_kernel: "M.m": {expect, expect_content, why} */
+/* one release of on_kernel: "M.m" or "patched" (a kernel carrying
+ * kernel/patches): {expect, expect_content, why} */
 static int on_kernel_one(struct pctx *c, yaml_node_t *k, yaml_node_t *v, struct step *st)
 {
 	struct kernel_expect *ke;
@@ -821,9 +822,11 @@ static int on_kernel_one(struct pctx *c, yaml_node_t *k, yaml_node_t *v, struct 
 
 	if (want_scalar(c, k, &rel))
 		return -1;
-	if (sscanf(rel, "%d.%d%n", &maj, &min, &used) != 2 || rel[used] || maj < 2 ||
-	    strlen(rel) >= sizeof(ke->release))
-		return perr(c, k, "on_kernel: '%s' is not a release major.minor such as \"6.1\"", rel);
+	if (strcmp(rel, "patched") &&
+	    (sscanf(rel, "%d.%d%n", &maj, &min, &used) != 2 || rel[used] || maj < 2 ||
+	     strlen(rel) >= sizeof(ke->release)))
+		return perr(c, k, "on_kernel: '%s' is neither a release major.minor such as \"6.1\" nor \"patched\"",
+			    rel);
 	for (int i = 0; i < st->non_kernel; i++)
 		if (!strcmp(st->on_kernel[i].release, rel))
 			return perr(c, k, "on_kernel: %s given twice", rel);
@@ -851,12 +854,13 @@ static int on_kernel_one(struct pctx *c, yaml_node_t *k, yaml_node_t *v, struct 
 
 /*
  * on_kernel: {"M.m": {expect: ..., expect_content: ..., why: "..."}, ...}:
- * what the step expects on that kernel instead, with the reason required
+ * what the step expects on that kernel instead, with the reason required;
+ * the key "patched" names a kernel that carries kernel/patches
  */
 static int v_on_kernel(struct pctx *c, yaml_node_t *n, void *obj)
 {
 	if (n->type != YAML_MAPPING_NODE || n->data.mapping.pairs.top == n->data.mapping.pairs.start)
-		return perr(c, n, "on_kernel needs a mapping of releases (\"6.1\": {expect: ..., why: ...})");
+		return perr(c, n, "on_kernel needs a mapping of releases (\"6.1\" or \"patched\": {expect: ..., why: ...})");
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
 		size_t old = strlen(c->path);
 

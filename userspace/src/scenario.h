@@ -49,11 +49,12 @@ struct fault_spec {
  * on_kernel: where a kernel legitimately behaves otherwise (a different
  * file system path, not a broken guarantee), what this step expects there,
  * and why, from that kernel's source.  Matched on the release's
- * major.minor ("6.1"); shown in the step's message whenever it applies.
+ * major.minor ("6.1"), or "patched": a kernel that carries kernel/patches
+ * (wb_kernel_matches()); shown in the step's message whenever it applies.
  */
 #define STEP_MAX_KERNELS 2
 struct kernel_expect {
-	char release[16];		/* "6.1" */
+	char release[16];		/* "6.1", or "patched" */
 	struct expect expect;		/* .set = 0: the step's own */
 	int expect_content[FS__N];	/* CONTENT_UNSET: the step's own */
 	char why[TEXT_LEN];

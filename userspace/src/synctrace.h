@@ -90,7 +90,7 @@ struct sc_judge {
  *    and each failing syncfs (and sync) that returned the errno of one of
  *    its sets recorded before the call returned (mapping_set_error sets
  *    s_wb_err with the mapping), on its device when a sb cursor event says
- *    which (patch 0004);
+ *    which (patch 0005);
  *  - verdict: seen (anyone saw it), else not-fired, else lost (a set, no
  *    one consumed it: e.g. the inode was evicted), else silent (nothing
  *    recorded: a drop, or a fault the file system swallowed);

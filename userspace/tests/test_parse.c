@@ -254,11 +254,17 @@ static void test_on_kernel(void)
 		is_int(CONTENT_NEW, set.v[0].steps[2].on_kernel[0].expect_content[FS_XFS], "expect_content per kernel");
 	}
 	scenario_set_free(&set);
+	is_int(0, parse("name: k\nfs: ext4\nsteps:\n"
+			"  - {op: sync, on_kernel: {patched: {expect: EIO, why: kernel/patches 0007}}}\n", &set),
+	       "on_kernel 'patched' parses (%s)", err);
+	if (set.n == 1)
+		is_str("patched", set.v[0].steps[0].on_kernel[0].release, "its key is kept as given");
+	scenario_set_free(&set);
 	refuses("name: k\nfs: ext4\nsteps:\n  - {op: sync, expect: 0, on_kernel: {'6.1': {expect: EIO}}}\n",
 		"t.yaml:4:46: steps[0].on_kernel.6.1: on_kernel 6.1 needs 'why': the kernel's reason, from its source",
 		"an on_kernel entry without why");
 	refuses("name: k\nfs: ext4\nsteps:\n  - {op: sync, on_kernel: {'6.x': {expect: EIO, why: w}}}\n",
-		"t.yaml:4:28: steps[0].on_kernel: on_kernel: '6.x' is not a release major.minor such as \"6.1\"",
+		"t.yaml:4:28: steps[0].on_kernel: on_kernel: '6.x' is neither a release major.minor such as \"6.1\" nor \"patched\"",
 		"a release that is not major.minor");
 	refuses("name: k\nfs: ext4\nsteps:\n  - {op: sync, on_kernel: {'6.1': {why: w}}}\n",
 		"t.yaml:4:35: steps[0].on_kernel.6.1: on_kernel 6.1 changes nothing: give expect or expect_content",

@@ -4,7 +4,7 @@
  * wb_attr): traces in the exact 6.12 line formats (the head of
  * trace_print_context() with and without record-tgid, syscall events as
  * trace_syscalls.c prints them, io_uring, sched, the filemap events stock
- * and with patch 0004), parsed, attributed, judged and rendered.
+ * and with patch 0005), parsed, attributed, judged and rendered.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -255,7 +255,7 @@ static char *render(void (*fn)(FILE *, const struct sc_report *), const struct s
 }
 
 /*
- * Trace A: record-tgid on, patch 0004's fields.  The runner is pid 50.
+ * Trace A: record-tgid on, patch 0005's fields.  The runner is pid 50.
  *   fault 1 ino 0xc   an fsync consumes EIO; a syncfs sees it through the sb
  *   fault 2 ino 0xd   fork child and parent share one file (told once),
  *                     a separate open is told too

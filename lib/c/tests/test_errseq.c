@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The errseq model against lib/errseq.c (6.12): one test per KUnit case of
- * kernel/patches/0001-lib-add-KUnit-tests-for-errseq_t.patch, named after
+ * kernel/patches/0002-lib-add-KUnit-tests-for-errseq_t.patch, named after
  * it, so a disagreement points at the same case on both sides.  Not
  * mirrored: errseq_test_concurrent (the model is single-threaded).
  */

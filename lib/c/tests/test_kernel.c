@@ -37,6 +37,14 @@ int main(void)
 	is_int(0, wb_kernel_set_release(&k, "6.12.118"), "our build's release parses");
 	ok(k.major == 6 && k.minor == 12, "6.12.118 is 6.12");
 	ok(wb_kernel_release_is(&k, "6.12") && !wb_kernel_release_is(&k, "6.1"), "6.12 is not 6.1");
+	ok(wb_kernel_matches(&k, "6.12") && !wb_kernel_matches(&k, "patched"),
+	   "a kernel of unknown series matches its release, not \"patched\"");
+	k.series = 1;
+	ok(wb_kernel_matches(&k, "patched") && wb_kernel_matches(&k, "6.12"),
+	   "with kernel/patches it matches \"patched\" and its release");
+	k.series = 0;
+	ok(!wb_kernel_matches(&k, "patched"), "without kernel/patches it does not match \"patched\"");
+	k.series = -1;
 	is_int(-1, wb_kernel_set_release(&k, "vmlinux"), "a release without N.N is refused");
 
 	/* 6.12 */
@@ -80,7 +88,7 @@ int main(void)
 	is_int(ETIMEDOUT, wb_kernel_data_errno(&k, "ext2", ETIMEDOUT, NULL), "stock 6.12 ext2 too");
 	is_int(EIO, wb_kernel_data_errno(&k, "raw", ETIMEDOUT, NULL), "stock 6.12 raw records EIO");
 	k.series = 1;
-	is_int(ETIMEDOUT, wb_kernel_data_errno(&k, "raw", ETIMEDOUT, NULL), "with kernel/patches/0002 raw keeps it");
+	is_int(ETIMEDOUT, wb_kernel_data_errno(&k, "raw", ETIMEDOUT, NULL), "with kernel/patches/0003 raw keeps it");
 	k.series = -1;
 	is_int(EIO, wb_kernel_data_errno(&k, "raw", ETIMEDOUT, NULL), "series unknown: the stock fact");
 	return tap_done();

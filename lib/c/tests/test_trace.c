@@ -32,7 +32,7 @@ int main(void)
 	       "patched advance event");
 	ok(e.kind == WB_EV_ADVANCE && e.es.old == 0x1005 && e.es.new == 0x306e, "patched: old= and new= as in stock");
 	is_int(0, wb_ev_parse("       wberr-run-71      [000] .....    11.5: file_check_and_advance_sb_err: file=0000 dev=253:0 ino=0xd old=0x0 new=0x106e errno=110 seq=0", &e),
-	       "syncfs advance event (patch 0004)");
+	       "syncfs advance event (patch 0005)");
 	ok(e.kind == WB_EV_SB_ADVANCE && e.es.new == 0x106e, "its kind and new value");
 	is_int(0, wb_ev_parse("  wberr-stress-80 [001] ..... 12.000001: tracing_mark_write: wb B 1 2 3", &e), "a marker");
 	ok(e.kind == WB_EV_MARK && !strcmp(e.mark.text, "wb B 1 2 3") && e.us == 12000001, "its text and time");

@@ -142,7 +142,7 @@ int main(void)
 	is_str("1", cat("events/filemap/filemap_set_wb_err/enable"), "set event on");
 	is_str("1", cat("events/filemap/file_check_and_advance_wb_err/enable"), "advance event on");
 	touch("events/filemap/file_check_and_advance_sb_err/enable", "0");
-	is_int(1, wb_tracefs_start(root, 4096, &what), "with patch 0004's syncfs event: 1");
+	is_int(1, wb_tracefs_start(root, 4096, &what), "with patch 0005's syncfs event: 1");
 	is_str("1", cat("events/filemap/file_check_and_advance_sb_err/enable"), "and it is on");
 	wb_tracefs_events_off(root);
 	ok(!strcmp(cat("events/filemap/file_check_and_advance_sb_err/enable"), "0") &&
