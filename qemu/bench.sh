@@ -90,7 +90,7 @@ if wants boot; then
 		guest --results "$out/boot" --name "bench-boot-$i" --disks 0 --cmd true \
 			> "$out/boot/run-guest-$i.log" 2>&1
 		wall=$(elapsed "$t0")
-		up=$(sed -n 's/^WBERR-BOOT uptime=\([0-9.]*\).*/\1/p' "$out/boot/stream-bench-boot-$i.log")
+		up=$("$here/stream-read" uptime "$out/boot/stream-bench-boot-$i.log")
 		echo "boot $i wall=$wall init_uptime=${up:-?} accel=$(accel_of "$out/boot/run-guest-$i.log")" |
 			tee -a "$out/boot/boots.txt"
 	done
@@ -106,8 +106,7 @@ if wants scenarios; then
 		2>&1 | tee "$out/scenarios/run-guest.log" || rc=$?
 	{
 		echo "wall=$(elapsed "$t0") status=$rc accel=$(accel_of "$out/scenarios/run-guest.log")"
-		sed -n 's/^WBERR-SUITE-END \([^ ]*\) rc=\([0-9]*\) secs=\([0-9.]*\).*/suite \1 rc=\2 secs=\3/p' \
-			"$out/scenarios/stream-bench-scenarios.log"
+		"$here/stream-read" suite-ends "$out/scenarios/stream-bench-scenarios.log"
 	} > "$out/scenarios/timing.txt"
 	cat "$out/scenarios/timing.txt"
 fi

@@ -7,10 +7,13 @@
 #   report.sh [--summary] RESULTS_DIR
 #
 # --summary also prints the scenario runner's summary.txt and the paths of
-# the detailed tables (errno-fidelity.md, content-after-failure.md, TAP, JUnit, console logs).  Exit status 0 only when nothing failed
-# and at least one test passed: an empty run is a failure.
+# the detailed tables (errno-fidelity.md, content-after-failure.md, TAP,
+# JUnit, console logs).  Exit status 0 only when nothing failed and at
+# least one test passed: an empty run is a failure.  A TAP line's meaning
+# comes from lib/sh/tap.awk.
 set -uo pipefail
-. "$(cd "$(dirname "$0")/.." && pwd)/lib/sh/errtrap.sh"
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/lib/sh/errtrap.sh"
 errtrap_init report
 
 summary=0
@@ -27,7 +30,7 @@ junit=$dir/junit.xml
 # more results than arrived counts the missing ones as failed.
 empties=
 for t in "${taps[@]+"${taps[@]}"}"; do [ -s "$t" ] || empties+="$t"$'\n'; done
-awk -v junit="$junit" -v empties="$empties" '
+awk -v junit="$junit" -v empties="$empties" "$(cat "$top/lib/sh/tap.awk")"'
 function xml(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); gsub(/[\001-\010\013\014\016-\037]/, "", s); return s }
 function finish_file(   missing, k) {
 	if (file == "") return
@@ -52,15 +55,12 @@ FNR == 1 { finish_file(); file = FILENAME; suite = FILENAME; sub(/.*\//, "", sui
 diag == 2 && /^  / { if ($0 == "  ...") diag = 0; else body[suite, ncase[suite]] = body[suite, ncase[suite]] $0 "\n"; next }
 diag == 1 && $0 == "  ---" { diag = 2; next }
 diag == 1 && /^# / && !/^# Subtest/ { body[suite, ncase[suite]] = body[suite, ncase[suite]] $0 "\n"; next }
-{ diag = 0 }
-/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0 }
-/^(not )?ok( |$)/ {
-	line = $0; notok = (line ~ /^not ok/)
-	desc = line; sub(/^(not )?ok *[0-9]* *-? */, "", desc)
-	dir = ""; if (match(desc, / # /)) { dir = substr(desc, RSTART + 3); desc = substr(desc, 1, RSTART - 1) }
-	if (toupper(dir) ~ /^SKIP/) { fs++; cases[suite, ++ncase[suite]] = "S\t" desc "\t" dir }
-	else if (notok) { ff++; bad[++nbad] = suite ": " line; cases[suite, ++ncase[suite]] = "F\t" desc "\t" dir; diag = 1 }
-	else { fp++; cases[suite, ++ncase[suite]] = "P\t" desc "\t" }
+{ diag = 0; kind = tap_read($0) }
+kind == "plan" { plan = tap_plan }
+kind == "result" {
+	if (tap_skip) { fs++; cases[suite, ++ncase[suite]] = "S\t" tap_desc "\t" tap_dir }
+	else if (!tap_ok) { ff++; bad[++nbad] = suite ": " $0; cases[suite, ++ncase[suite]] = "F\t" tap_desc "\t" tap_dir; diag = 1 }
+	else { fp++; cases[suite, ++ncase[suite]] = "P\t" tap_desc "\t" }
 }
 END {
 	finish_file()
