@@ -303,7 +303,8 @@ endif
 # (docs/measurements.md).
 test-shard:
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
-	@$(if $(SHARD),echo $(SHARD) > $(RESULTS)/shard; echo "[test] shard $(SHARD): results in $(RESULTS)")
+	@$(if $(SHARD),echo $(SHARD) > $(RESULTS)/shard; . $(TOP)/lib/sh/manifest.sh; manifest_add $(RESULTS) shard shard - host; \
+		echo "[test] shard $(SHARD): results in $(RESULTS)")
 	@WBERR_SHARD=$(SHARD) $(TOP)/qemu/tests/run-host-tests.sh $(RESULTS) || true
 	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
@@ -369,7 +370,7 @@ compare:
 		echo "[compare] make run KERNEL=$$k"; \
 		$(MAKE) --no-print-directory run KERNEL=$$k; \
 		d=$(BUILD)/results$$([ $$k = patched ] || echo -$$k | tr : -); \
-		[ -n "$$(find $$d -name results.json 2>/dev/null)" ] || { \
+		[ -n "$$(. $(TOP)/lib/sh/manifest.sh; manifest_paths $$d results-json)" ] || { \
 			echo "[compare] error: make run KERNEL=$$k left no results.json; its console log is under $$d" >&2; exit 1; }; \
 	done
 	@python3 $(TOP)/qemu/compare.py --out $(BUILD)/compare $(foreach k,$(KERNELS),$(k)=$(call results_of,$(k)))

@@ -6,6 +6,8 @@ Input: one results directory per kernel, as `make run KERNEL=...` leaves it
 (build/results, build/results-debian-6.12, ...), each holding the
 results.json wberr-run writes (userspace/src/report.c: the kernel, its
 statuses, every instance with its verdict and what each step returned).
+Which files are there, the results.json, the TAP files and the instances'
+evidence, comes from the directory's manifest.txt (lib/sh/manifest.sh).
 
 A row is a scenario instance (fs/name[status]) or, for the errno-fidelity
 matrix, an fs x status x labelled call; a column is a kernel.  An
@@ -17,24 +19,33 @@ its evidence (the TAP file, and the instance's evidence directory when the
 run kept one).
 """
 import argparse
-import glob
 import json
 import os
 import sys
 
 
-def find_results(path):
-    """The results.json under a results directory (the scenario suite's)."""
-    if os.path.isfile(path):
-        return path
-    found = sorted(glob.glob(os.path.join(path, "**", "results.json"), recursive=True))
+def read_manifest(rdir):
+    """RESULTS_DIR/manifest.txt: (kind, path, suite, boot) rows, a path once (its last line)."""
+    path = os.path.join(rdir, "manifest.txt")
+    if not os.path.isfile(path):
+        raise SystemExit(f"compare: no manifest.txt in {rdir}, which lists its results "
+                         "(run `make run KERNEL=...` first)")
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if len(words) >= 2 and not line.startswith("#"):
+                rows[words[1]] = (words + ["-", "-"])[:4]
+    return list(rows.values())
+
+
+def find_results(rdir, rows):
+    """The scenario suite's results.json (program mode writes one too, in another boot)."""
+    found = [(suite, path) for kind, path, suite, _ in rows if kind == "results-json"]
     if not found:
-        raise SystemExit(f"compare: no results.json under {path} (run `make run KERNEL=...` first)")
-    if len(found) > 1:
-        # the scenario suite's own (program-mode runs write theirs elsewhere)
-        scen = [f for f in found if "scenarios" in f]
-        found = scen or found
-    return found[0]
+        raise SystemExit(f"compare: no results.json in {rdir}'s manifest (run `make run KERNEL=...` first)")
+    scen = [path for suite, path in found if suite.startswith("scenarios")]
+    return os.path.join(rdir, (scen or [found[0][1]])[0])
 
 
 def evidence_name(inst_id):
@@ -55,22 +66,23 @@ def outcome(inst):
     return inst["verdict"], tuple(calls)
 
 
-def load(name, path, out_dir):
-    rpath = find_results(path)
+def load(name, rdir, out_dir):
+    rows = read_manifest(rdir)
+    rpath = find_results(rdir, rows)
     with open(rpath) as f:
         data = json.load(f)
-    base = os.path.dirname(rpath)
     # the scenario suite's own TAP first
-    taps = sorted(glob.glob(os.path.join(base, "*.tap")) +
-                  glob.glob(os.path.join(os.path.dirname(base), "*.tap")),
+    taps = sorted((os.path.join(rdir, path) for kind, path, _, _ in rows if kind.startswith("tap/")),
                   key=lambda p: (os.path.basename(p) != "scenarios.tap", p))
+    evidence = {os.path.basename(path): os.path.join(rdir, path)
+                for kind, path, _, _ in rows if kind == "evidence"}
     rel = lambda p: os.path.relpath(p, out_dir)
     kern = {"name": name, "results": rel(rpath), "tap": rel(taps[0]) if taps else None,
             "release": data["kernel"].get("release"), "series": data["kernel"].get("series"),
             "statuses": data["kernel"].get("statuses"), "instances": {}}
     for inst in data["instances"]:
-        ev = os.path.join(base, "evidence", evidence_name(inst["id"]))
-        inst["evidence"] = rel(ev) if os.path.isdir(ev) else None
+        ev = evidence.get(evidence_name(inst["id"]))
+        inst["evidence"] = rel(ev) if ev else None
         kern["instances"][inst["id"]] = inst
     return kern
 

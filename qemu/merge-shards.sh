@@ -7,15 +7,17 @@
 #   qemu/merge-shards.sh OUT_DIR SHARD_RESULTS_DIR...
 #
 # Each SHARD_RESULTS_DIR is one shard's results directory as make test left
-# it (build/results-shard-I-of-N), with the file `shard` that says I/N.  All
-# N shards must be there, each once: a report over some of them would look
-# complete and not be.  OUT_DIR gets each shard's TAP files as
-# <suite>.shard-I.tap (the same suite runs in several shards), its other
-# files under shard-I/, and then what report.sh makes of the TAP files: one
-# junit.xml and the last line `N passed, N failed[, N skipped]`.
+# it (build/results-shard-I-of-N), with the file `shard` that says I/N and
+# its manifest.txt.  All N shards must be there, each once: a report over
+# some of them would look complete and not be.  OUT_DIR gets each shard's
+# TAP files (those its manifest lists) as <suite>.shard-I.tap (the same
+# suite runs in several shards), all its files under shard-I/, a manifest
+# of those, and then what report.sh makes of the TAP files: one junit.xml
+# and the last line `N passed, N failed[, N skipped]`.
 set -uo pipefail
 . "$(cd "$(dirname "$0")/.." && pwd)/lib/sh/errtrap.sh"
 . "$(cd "$(dirname "$0")/.." && pwd)/lib/sh/shard.sh"
+. "$(cd "$(dirname "$0")/.." && pwd)/lib/sh/manifest.sh"
 errtrap_init merge-shards
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -26,6 +28,7 @@ shift
 n= seen=
 for d in "$@"; do
 	[ -f "$d/shard" ] || die "$d has no file 'shard': not the results of make test SHARD=I/N"
+	[ -f "$d/manifest.txt" ] || die "$d has no manifest.txt: not the results of make test SHARD=I/N"
 	s=$(cat "$d/shard")
 	shard_parse "$s" 2>/dev/null && [ -n "$s" ] || die "$d/shard says '$s', not I/N"
 	i=$shard_i dn=$shard_n
@@ -42,16 +45,19 @@ done
 
 rm -rf "$out"
 mkdir -p "$out" || die "cannot make $out"
-shopt -s nullglob
 for d in "$@"; do
 	shard_parse "$(cat "$d/shard")"
 	i=$shard_i
 	mkdir -p "$out/shard-$i"
 	cp -a "$d/." "$out/shard-$i/" || die "cannot copy $d into $out/shard-$i"
-	for t in "$d"/*.tap; do
-		b=$(basename "$t" .tap)
-		cp "$t" "$out/$b.shard-$i.tap"
-	done
+	manifest_add "$out" shard-dir "shard-$i"
+	# A TAP file listed but missing stays listed: report.sh fails it.
+	while read -r kind path suite boot; do
+		b=${path##*/}
+		b=${b%.tap}.shard-$i.tap
+		cp "$d/$path" "$out/$b" 2>/dev/null
+		manifest_add "$out" "$kind" "$b" "$suite" "$boot"
+	done < <(manifest_lines "$d" 'tap/*')
 done
 say "$n shards from $# directories into $out"
 exec "$here/report.sh" "$out"

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Total every TAP file in a results directory, write junit.xml beside them,
-# and end with the line CI reads: `N passed, N failed, N skipped`.
+# Total every TAP file a results directory's manifest lists, write
+# junit.xml beside them, and end with the line CI reads: `N passed, N
+# failed, N skipped`.
 #
 #   report.sh [--summary] RESULTS_DIR
 #
 # --summary also prints the scenario runner's summary.txt and the paths of
 # the detailed tables (errno-fidelity.md, content-after-failure.md, TAP,
 # JUnit, console logs).  Exit status 0 only when nothing failed and at
-# least one test passed: an empty run is a failure.  A TAP line's meaning
-# comes from lib/sh/tap.awk.
+# least one test passed: an empty run is a failure.  What is there comes
+# from RESULTS_DIR/manifest.txt (lib/sh/manifest.sh), a TAP line's meaning
+# from lib/sh/tap.awk.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/lib/sh/errtrap.sh"
+. "$top/lib/sh/manifest.sh"
 errtrap_init report
 
 summary=0
@@ -21,15 +24,21 @@ summary=0
 dir=${1:?usage: report.sh [--summary] RESULTS_DIR}
 [ -d "$dir" ] || { echo "report: no results directory $dir"; echo "0 passed, 1 failed"; errtrap_exit 1; }
 
-shopt -s nullglob
-taps=("$dir"/*.tap)
+# in the order a glob of *.tap gave them: each suite's line keeps its place
+listed() {	# $1... kinds -> their paths in RESULTS_DIR, sorted
+	manifest_paths "$dir" "$@" | while IFS= read -r p; do printf '%s\n' "$dir/$p"; done | sort
+}
+mapfile -t taps < <(listed 'tap/*')
 junit=$dir/junit.xml
 
 # One awk pass over all files: top-level result lines only (subtests are
 # indented), a `# SKIP` directive counts as skipped, and a plan that promised
-# more results than arrived counts the missing ones as failed.
-empties=
-for t in "${taps[@]+"${taps[@]}"}"; do [ -s "$t" ] || empties+="$t"$'\n'; done
+# more results than arrived counts the missing ones as failed.  A file the
+# manifest lists that is empty or missing has no results: a failure.
+empties= full=()
+for t in "${taps[@]+"${taps[@]}"}"; do
+	if [ -s "$t" ]; then full+=("$t"); else empties+="$t"$'\n'; fi
+done
 awk -v junit="$junit" -v empties="$empties" "$(cat "$top/lib/sh/tap.awk")"'
 function xml(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); gsub(/[\001-\010\013\014\016-\037]/, "", s); return s }
 function finish_file(   missing, k) {
@@ -87,12 +96,13 @@ END {
 	}
 	printf "</testsuites>\n" > junit
 	printf "%d %d %d\n", P, F, S > "/dev/stderr"
-}' "${taps[@]+"${taps[@]}"}" 2> "$dir/.totals"
+}' "${full[@]+"${full[@]}"}" 2> "$dir/.totals"
 
 read -r passed failed skipped < "$dir/.totals" || { passed=0; failed=0; skipped=0; }
 rm -f "$dir/.totals"
 if [ "${#taps[@]}" -eq 0 ]; then
-	echo "report: no TAP files in $dir"
+	if [ -f "$dir/manifest.txt" ]; then echo "report: no TAP files in $dir"
+	else echo "report: no manifest.txt in $dir, which lists the TAP files (lib/sh/manifest.sh)"; fi
 	failed=$((failed + 1))
 fi
 
@@ -100,26 +110,28 @@ if [ "$summary" = 1 ]; then
 	# wberr-run's summary (kernel, what was tried, violations), then where
 	# the long tables are rather than the tables themselves.
 	echo
-	if [ -f "$dir/summary.txt" ]; then
-		cat "$dir/summary.txt"
+	summary_txt=$(listed summary | head -n 1)
+	if [ -n "$summary_txt" ]; then
+		cat "$summary_txt"
 	else
 		echo "No summary.txt: the scenario suite did not finish (see the console log)."
 	fi
 	echo
 	echo "Details:"
-	if [ -f "$dir/errno-fidelity.md" ]; then
-		printf '  %-22s %s\n' "errno per BLK_STS_*" "$dir/errno-fidelity.md"
-	fi
-	if [ -f "$dir/content-after-failure.md" ]; then
-		printf '  %-22s %s\n' "content after failure" "$dir/content-after-failure.md"
-	fi
-	if [ -d "$dir/programs" ]; then
+	detail() {	# $1 label, $2 kind: the first path of that kind, if any
+		local p
+		p=$(listed "$2" | head -n 1)
+		[ -z "$p" ] || printf '  %-22s %s\n' "$1" "$p"
+	}
+	detail "errno per BLK_STS_*" fidelity-md
+	detail "content after failure" content-md
+	if [ -n "$(listed program)" ]; then
 		printf '  %-22s %s\n' "programs (timelines)" "$dir/programs/<instance>/timeline.txt"
 	fi
 	label="TAP, one per suite"
 	for t in "${taps[@]+"${taps[@]}"}"; do printf '  %-22s %s\n' "$label" "$t"; label=; done
 	printf '  %-22s %s\n' "JUnit" "$junit"
-	for c in "$dir"/console-*.log; do printf '  %-22s %s\n' "console log" "$c"; done
+	listed log/console | while IFS= read -r c; do printf '  %-22s %s\n' "console log" "$c"; done
 	echo
 fi
 echo "results: ${dir}/ (TAP, junit.xml, console logs)"

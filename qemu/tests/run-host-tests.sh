@@ -4,7 +4,7 @@
 # and the guest harness's self-checks, report.sh, make run's payload checks,
 # the top Makefile's order under -j, the bench report on synthetic fio
 # output, lib/c's and the userspace unit tests.  Each writes TAP into
-# RESULTS_DIR/host-<name>.tap.
+# RESULTS_DIR/host-<name>.tap, listed in RESULTS_DIR/manifest.txt.
 set -u
 # Run by make test: the makes below are its children only by way of this
 # script and take none of its flags (its jobserver, whose descriptors they
@@ -20,6 +20,7 @@ results=${1:?usage: run-host-tests.sh [--list] RESULTS_DIR}
 # make test SHARD=I/N (WBERR_SHARD=I/N): the tests at positions k (0-based,
 # in the order below) with k % N == I-1, as run-suites splits the guest's.
 . "$top/lib/sh/shard.sh"
+. "$top/lib/sh/manifest.sh"
 shard_parse "${WBERR_SHARD:-}" || { echo "[host] error: bad WBERR_SHARD (make test SHARD=I/N)" >&2; exit 2; }
 # The self-tests shard fake runs of their own: none may inherit this one.
 unset WBERR_SHARD
@@ -32,6 +33,7 @@ host_test() {	# $1 name (host-<name>.tap), $2 what it checks, $3... command
 	[ $list = 1 ] && { echo "$name"; return 0; }
 	echo "[host] $what"
 	"$@" > "$results/host-$name.tap" || rc=1
+	manifest_add "$results" tap/host "host-$name.tap" - host
 }
 # The four long ones first, in an order that spreads them over two or
 # three shards (measured alone: run-suites 28 s, build-states 27 s, runner

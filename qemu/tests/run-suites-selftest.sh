@@ -9,7 +9,8 @@
 # plan, per-test timeout, a requirement that fails, a WARN charged to the
 # test that caused it, optional hardware (pmem, apps disk, CPUs): a group
 # run without it gives only ok and skip lines, hardware that did not come
-# up fails; a skip path that falls through fails; --needs for the Makefile.
+# up fails; a skip path that falls through fails; --needs for the Makefile;
+# the results manifest lists what each test and the harness left.
 # TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +22,8 @@ check() { tap_is "$@"; }	# $1 observed, $2 expected, $3 description
 
 mkdir -p "$tmp/bin" "$tmp/mod" "$tmp/libexec"
 # /opt/wberr/libexec as qemu/mkimage.sh lays it out
-cp "$top/qemu/guest/lib.sh" "$top/qemu/guest/oops-patterns" "$top/lib/sh/tap.sh" "$top/lib/sh/shard.sh" "$tmp/libexec/"
+cp "$top/qemu/guest/lib.sh" "$top/qemu/guest/oops-patterns" "$top/qemu/guest/artifacts" \
+	"$top/lib/sh/tap.sh" "$top/lib/sh/shard.sh" "$top/lib/sh/manifest.sh" "$tmp/libexec/"
 touch "$tmp/mod/dm-wberr.ko"
 cat > "$tmp/bin/dmesg" <<'X'
 #!/bin/sh
@@ -70,6 +72,9 @@ echo "echo not a test" > "$t/g1/rc"
 mk g2/001 <<'X'
 # wberr-requires: dm-wberr
 echo "ok 1 - needs dm-wberr"
+echo trace > "$WBERR_RESULTS/a.trace"
+mkdir -p "$WBERR_RESULTS/evidence/ext4_a_" "$WBERR_RESULTS/evidence/xfs_b_"
+echo tool=wberr-run > "$WBERR_RESULTS/evidence/ext4_a_/meta.txt"
 X
 mk g2/002 <<'X'
 # wberr-timeout: 1
@@ -114,11 +119,11 @@ boot() {	# $1 selection, $2 cpus, $3 boot name: one boot into $res (kept)
 	WBERR_APPS=$tmp/${APPS:-noapps} WBERR_PMEM=${PMEM:-} \
 	WBERR_APPS_ERROR=${WBERR_APPS_ERROR:-} WBERR_PMEM_ERROR=${WBERR_PMEM_ERROR:-} \
 	FAKE_KLOG=$tmp/klog FAKE_LOADED=$tmp/loaded \
-		sh "$top/qemu/guest/run-suites" "$1" 3> "$res/stream-$3" 2> "$res/err"
+		sh "$top/qemu/guest/run-suites" "$1" 3> "$tmp/stream-$3" 2> "$tmp/err"
 	rs=$?
-	cp "$res/stream-$3" "$res/stream"
+	cp "$tmp/stream-$3" "$tmp/stream"
 }
-sel() { sed -n 's/^WBERR-TEST-START //p' "$res/stream" | tr '\n' ' '; }
+sel() { sed -n 's/^WBERR-TEST-START //p' "$tmp/stream" | tr '\n' ' '; }
 
 tap_begin
 # Never the real tools: this runs on the host.
@@ -129,7 +134,7 @@ done
 run all 1
 check "$(sel)" "g1/001 g1/002 g1/003 g2/001 g2/002 g3/002 g4/001 g5/002 " \
 	"all on 1 CPU without the apps disk: every test but the smp, own-boot and apps ones, rc and other files ignored"
-check "$(grep -c "^WBERR-NOTE g5/001 needs apps: no apps disk at $tmp/noapps (run-guest --apps IMG; make apps builds IMG): not run in this boot" "$res/stream")" 1 \
+check "$(grep -c "^WBERR-NOTE g5/001 needs apps: no apps disk at $tmp/noapps (run-guest --apps IMG; make apps builds IMG): not run in this boot" "$tmp/stream")" 1 \
 	"all: a note says why the apps test did not run"
 check "$rs" 1 "all: the harness fails when a test failed"
 check "$(cat "$res/g1.tap")" "TAP version 14
@@ -140,7 +145,7 @@ not ok 4 - 002: d
   ---
 ok 5 - 003: e # SKIP why
 1..5" "results are numbered across the group's tests, prefixed with the test number; the plan is counted, last"
-check "$(grep -c '^T g1 ' "$res/stream")" 7 "each result line also goes to the stream as T <group> <line>"
+check "$(grep -c '^T g1 ' "$tmp/stream")" 7 "each result line also goes to the stream as T <group> <line>"
 check "$(grep -E '^(not )?ok' "$res/guest-harness-st.tap" | sed 's/ ([0-9.]*s)$//')" \
 "ok 1 - g1/001: exit 0, kernel log clean
 not ok 2 - g1/002: exited 1; planned 3 results, printed 2
@@ -154,7 +159,7 @@ ok 8 - g5/002: exit 0, kernel log clean" \
 check "$(tail -n 1 "$res/guest-harness-st.tap")" "1..8" "the harness TAP counts its plan"
 check "$(grep -c WARNING "$res/g1.003.dmesg") $(grep -c WARNING "$res/g1.001.dmesg")" "1 0" \
 	"each test's kernel log is kept on its own"
-check "$(grep '^WBERR-SUITE-END' "$res/stream" | cut -d' ' -f2,3)" "g1 rc=1
+check "$(grep '^WBERR-SUITE-END' "$tmp/stream" | cut -d' ' -f2,3)" "g1 rc=1
 g2 rc=1
 g3 rc=0
 g4 rc=1
@@ -165,15 +170,27 @@ ok 2 - 002: before the hang
 1..2" "a killed test keeps the results it printed; the loader loaded the module for g2/001"
 out=$("$top/qemu/report.sh" "$res" 2>&1); check "$(echo "$out" | tail -n 1)" "11 passed, 6 failed, 1 skipped" \
 	"report.sh totals the group and harness TAP files"
+check "$(grep -e ' g2 ' -e ' g2/' "$res/manifest.txt")" "tap/group g2.tap g2 st
+log/group g2.log g2 st
+trace a.trace g2/001 st
+evidence evidence/ext4_a_ g2/001 st
+evidence evidence/xfs_b_ g2/001 st
+dmesg/test g2.001.dmesg g2/001 st
+dmesg/test g2.002.dmesg g2/002 st" \
+	"the manifest: the group's TAP and log, what its test left (by guest/artifacts' kinds, an evidence directory's entries one by one) and each test's kernel log"
+check "$(cd "$res" && ls -d * evidence/* | grep -vx -e manifest.txt -e evidence -e junit.xml | sort | tr '\n' ' ')" \
+	"$(grep -v '^#' "$res/manifest.txt" | cut -d' ' -f2 | sort | tr '\n' ' ')" \
+	"every file the boot left is in the manifest once, and nothing else"
+check "$(grep -c '^tap/harness guest-harness-st.tap - st$' "$res/manifest.txt")" 1 "the harness's TAP is listed"
 
 run default 1; check "$(sel)" "g3/002 " "default: only tests tagged wberr-suite: default"
-run smp 1; check "$(sel)|$(grep -c 'WBERR-NOTE g3/001 wants 2 CPUs' "$res/stream")" "|1" "smp on 1 CPU: nothing runs, the note says why"
+run smp 1; check "$(sel)|$(grep -c 'WBERR-NOTE g3/001 wants 2 CPUs' "$tmp/stream")" "|1" "smp on 1 CPU: nothing runs, the note says why"
 run smp 2; check "$(sel)" "g3/001 " "smp on 2 CPUs: only the tests that want several CPUs"
 run g3 1; check "$(sel)|$rs|$(sed -n 2p "$res/g3.tap")" "g3/001 g3/002 g3/003 |0|ok 1 - 001 # SKIP wants 2 CPUs, the guest has 1 (run-guest --smp 2)" \
 	"a named group runs all its tests, own-boot included; an smp one on too few CPUs is a skip with the reason"
 run g3 2; check "$(sed -n 2p "$res/g3.tap")" "ok 1 - 001: smp" "a named group on enough CPUs runs its smp test"
 run g1/002,guest-g4 1; check "$(sel)" "g1/002 g4/001 " "a named test, and an old suite name guest-<group>"
-run apps 1; check "$(sel)|$(grep -c 'WBERR-NOTE g5/001 needs apps' "$res/stream")|$rs" "|1|0" \
+run apps 1; check "$(sel)|$(grep -c 'WBERR-NOTE g5/001 needs apps' "$tmp/stream")|$rs" "|1|0" \
 	"apps without the apps disk: nothing runs, the note says why"
 APPS=apps run apps 1; check "$(sel)|$(cat "$res/g5.tap")" "g5/001 |TAP version 14
 ok 1 - 001: apps at $tmp/apps
@@ -192,7 +209,7 @@ check "$(sed -n 2p "$res/g5.tap")|$rs" \
 WBERR_APPS_ERROR="apps disk /dev/vdd did not mount at /opt/apps: bad superblock" run all 1
 check "$(sel)" "g1/001 g1/002 g1/003 g2/001 g2/002 g3/002 g4/001 g5/001 g5/002 " \
 	"all: the apps test runs (and fails) when the disk is there but did not mount"
-run nosuch 1; check "$rs|$(cat "$res/stream")" "2|WBERR-ERROR no suite nosuch" "an unknown name is an error, not an empty run"
+run nosuch 1; check "$rs|$(cat "$tmp/stream")" "2|WBERR-ERROR no suite nosuch" "an unknown name is an error, not an empty run"
 FAKE_INSMOD_FAIL=1 run g2/001 1
 check "$(sed -n 2p "$res/g2.tap")|$rs" \
 	"not ok 1 - 001: requirement: wberr_load_dm: insmod $tmp/mod/dm-wberr.ko failed: insmod: ERROR: could not insert module $tmp/mod/dm-wberr.ko: Invalid module format|1" \
@@ -299,7 +316,7 @@ not ok 2 - 002: requirement: persistent memory present, fsdax set-up failed: nd_
 # Selections: all and default leave what needs absent hardware out, pmem
 # selects what requires or uses it.
 TESTS=$h run all 1
-check "$(sel)|$(grep -c '^WBERR-NOTE hw/00[12] needs pmem: no persistent memory in this guest (run-guest --pmem SIZE): not run in this boot' "$res/stream")" \
+check "$(sel)|$(grep -c '^WBERR-NOTE hw/00[12] needs pmem: no persistent memory in this guest (run-guest --pmem SIZE): not run in this boot' "$tmp/stream")" \
 	"hw/005 plain/001 skips/001 skips/002 skips/003 |2" "all without the pmem: the tests that require or use it are left out, each with a note"
 PMEM=/dev/pmem0 TESTS=$h run pmem 1; check "$(sel)" "hw/001 hw/002 " "pmem with the pmem: only the tests that require or use it"
 TESTS=$h run pmem 1; check "$(sel)|$rs" "|0" "pmem without the pmem: nothing runs"
@@ -328,7 +345,7 @@ check "$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -v g6/001 | sort | tr '\n' ' ')" 
 check "$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -v g6/001 | sort | uniq -d | wc -l)|$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -c g6/001)" "0|3" \
 	"no test in two shards; the self-sharding test in each"
 check "$s1" "g1/001 g2/001 g4/001 g6/001 " "shard 1/3 takes positions 0, 3, 6, ... (self-sharding tests not counted)"
-WBERR_SHARD=4/3 run all 1; check "$rs|$(grep WBERR-ERROR "$res/stream")" "2|WBERR-ERROR bad shard 4/3" "a shard out of range is an error"
+WBERR_SHARD=4/3 run all 1; check "$rs|$(grep WBERR-ERROR "$tmp/stream")" "2|WBERR-ERROR bad shard 4/3" "a shard out of range is an error"
 WBERR_SHARD=2/2 run smp 2
 check "$(sel)|$rs|$(sed 's/ ([0-9.]*s)$//' "$res/guest-harness-st.tap")" "|0|TAP version 14
 ok 1 - shard 2/2: none of this boot's tests # SKIP in the other shards
@@ -358,12 +375,15 @@ res=$tmp/res-two; rm -rf "$res"; mkdir -p "$res"
 boot all 1 suites; boot smp 2 suites-smp2
 check "$(grep -c '^ok' "$res/g3.tap") $(grep -c '^ok' "$res/g3-smp2.tap") $(ls "$res" | grep -c '^g3-smp2\.')" "1 1 3" \
 	"two boots into one directory: g3.tap keeps the main boot's result, g3-smp2.tap (and its .log, .dmesg) the 2-vCPU boot's"
-check "$(grep -c '^T g3-smp2 ' "$res/stream-suites-smp2") $(grep -c '^WBERR-SUITE-START g3-smp2$' "$res/stream-suites-smp2")" "2 1" \
+check "$(grep -c '^T g3-smp2 ' "$tmp/stream-suites-smp2") $(grep -c '^WBERR-SUITE-START g3-smp2$' "$tmp/stream-suites-smp2")" "2 1" \
 	"the 2-vCPU boot's stream names the group g3-smp2, so run-guest rebuilds the right file after a crash"
 out=$("$top/qemu/report.sh" "$res" 2>&1); check "$(echo "$out" | grep -c '^  g3')" "2" "report.sh counts both"
+check "$(grep ' suites-smp2$' "$res/manifest.txt" | cut -d' ' -f1-3 | tr '\n' '|')" \
+	"tap/harness guest-harness-suites-smp2.tap -|tap/group g3-smp2.tap g3-smp2|log/group g3-smp2.log g3-smp2|dmesg/test g3-smp2.001.dmesg g3-smp2/001|" \
+	"the second boot appends its own lines, its suite named as its stream and TAP file name it"
 # make test's apps boot (suites-apps) after those two: the apps test runs
 # there only, into g5-apps.tap; the main boot's g5.tap stays.
 APPS=apps boot apps 1 suites-apps
-check "$(sed -n 's/^WBERR-TEST-START //p' "$res/stream-suites-apps" | tr '\n' ' ')|$(grep -c '^ok' "$res/g5.tap") $(grep -c '^ok' "$res/g5-apps.tap")" \
+check "$(sed -n 's/^WBERR-TEST-START //p' "$tmp/stream-suites-apps" | tr '\n' ' ')|$(grep -c '^ok' "$res/g5.tap") $(grep -c '^ok' "$res/g5-apps.tap")" \
 	"g5/001 |1 1" "three boots into one directory: the apps boot runs the apps test alone, into g5-apps.tap"
 tap_done

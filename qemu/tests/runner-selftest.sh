@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host-side checks of qemu/run-guest with a fake QEMU: exit-status
 # propagation, timeout, oops detection, crash without verdict, QEMU failing
-# to start, TAP rebuilt from the stream after a crash, the apps disk, the pmem,
+# to start, TAP rebuilt from the stream after a crash, the results manifest
+# (the guest's joined with the runner's lines), the apps disk, the pmem,
 # the interactive shell's exit status and failures.
 # TAP on stdout.
 set -u
@@ -24,7 +25,7 @@ check() {	# $1 observed, $2 expected, $3 description; the output on failure
 	tap_is "$1" "$2" "$3" || sed 's/^/# /' "$tmp/out"
 }
 
-tap_begin 32
+tap_begin 36
 run exit-0 --cmd true;  check "$status" 0 "guest command status 0 is returned"
 run exit-7 --cmd 'exit 7'; check "$status" 7 "guest command status 7 is returned unchanged"
 run oops --cmd true; check "$status" 126 "an oops on the console fails a command that exited 0"
@@ -41,6 +42,22 @@ rm -rf "$tmp/results"
 run suite-crash --suites s1
 check "$(grep -c '^ok' "$tmp/results/s1.tap" 2>/dev/null)/$(grep -c '^not ok 2' "$tmp/results/runner-selftest.tap" 2>/dev/null)" "1/1" \
 	"after a crash the suite's TAP is rebuilt from the stream and the runner marks the missing verdict"
+manifest() { grep -v '^#' "$tmp/results/manifest.txt" | tr '\n' '|'; }
+check "$(manifest)" "log/console console-selftest.log - selftest|log/stream stream-selftest.log - selftest|tap/group s1.tap s1 selftest|tap/runner runner-selftest.tap - selftest|" \
+	"the manifest lists the console and stream logs, the rebuilt TAP and the runner's"
+# The guest's manifest joins the directory's: a host line before it stays.
+rm -rf "$tmp/results"; mkdir -p "$tmp/results"
+echo "tap/host host-x.tap - host" > "$tmp/results/manifest.txt"
+run results --suites s1
+check "$status/$(cat "$tmp/results/s1.tap" | tr '\n' '|')/$(cat "$tmp/results/a.trace")" "0/TAP version 14|ok 1 - first (saved)|1..1|/trace" \
+	"the guest's saved TAP and files come back from the results disk (no rebuild)"
+check "$(manifest)" "tap/host host-x.tap - host|tap/group s1.tap s1 selftest|trace a.trace s1/001 selftest|log/console console-selftest.log - selftest|log/stream stream-selftest.log - selftest|tap/runner runner-selftest.tap - selftest|" \
+	"the guest's manifest is appended to the directory's (the host's line kept), then the runner's lines"
+run exit-0 --cmd true
+check "$(grep -c 'console-selftest.log' "$tmp/results/manifest.txt")" 2 "each boot adds its lines (a path twice: its last line holds)"
+out=$("$top/qemu/report.sh" "$tmp/results" 2>&1)
+check "$(echo "$out" | grep -c ' passed, ')/$(echo "$out" | tail -n 1)" "4/4 passed, 1 failed" \
+	"report.sh totals what the manifest lists, each file once (the host TAP it lists is missing: failed)"
 # Set-up errors and a stopped run name what happened.
 FAKE_QEMU_OUTCOME=exit-0 WBERR_QEMU=$here/fake-qemu WBERR_ACCEL=tcg "$top/qemu/run-guest" \
 	--kernel-tree "$tmp/tree" --image "$tmp/missing.cpio" --cmd true > "$tmp/out" 2>&1
