@@ -52,6 +52,8 @@ host_test bench-report "bench report self-checks" \
 host_test compare "kernel comparison (compare.py) self-checks" \
 	env PYTHONDONTWRITEBYTECODE=1 python3 "$here/compare-selftest.py"
 host_test stream "the result-stream reader and the TAP reader" "$here/stream-selftest.sh"
+host_test channel "docs/architecture.md's channel and results tables against the code" \
+	"$here/channel-selftest.sh"
 host_test lib "lib/c unit tests" make -s -C "$top/lib/c" check BUILD="$top/build"
 host_test userspace "userspace unit tests" make -s -C "$top/userspace" check BUILD="$top/build"
 host_test stress "stress tool unit tests" make -s -C "$top/userspace/stress" check BUILD="$top/build"
