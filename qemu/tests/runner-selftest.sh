@@ -25,7 +25,7 @@ check() {	# $1 observed, $2 expected, $3 description; the output on failure
 	tap_is "$1" "$2" "$3" || sed 's/^/# /' "$tmp/out"
 }
 
-tap_begin 36
+tap_begin 37
 run exit-0 --cmd true;  check "$status" 0 "guest command status 0 is returned"
 run exit-7 --cmd 'exit 7'; check "$status" 7 "guest command status 7 is returned unchanged"
 run oops --cmd true; check "$status" 126 "an oops on the console fails a command that exited 0"
