@@ -591,11 +591,13 @@ static void wberr_dtr(struct dm_target *ti)
 {
 	struct wberr_c *wc = ti->private;
 
-	if (!list_empty(&wc->node)) {
-		mutex_lock(&wberr_targets_lock);
-		list_del(&wc->node);
-		mutex_unlock(&wberr_targets_lock);
-	}
+	/*
+	 * Under the lock even to test it: a neighbour's list_del() rewrites
+	 * wc->node.next while the node is on the list.
+	 */
+	mutex_lock(&wberr_targets_lock);
+	list_del_init(&wc->node);
+	mutex_unlock(&wberr_targets_lock);
 	timer_shutdown_sync(&wc->delay_timer);
 	if (wc->wq) {
 		cancel_work_sync(&wc->delay_work);
@@ -624,9 +626,12 @@ static int wberr_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	struct wberr_c *wc;
 	int r;
 
+	/*
+	 * A refusal's reason goes in ti->error only: dm core logs it
+	 * (dm_table_add_target()), once.
+	 */
 	if (argc < 2) {
 		ti->error = "Requires <dev> <offset> [<#opt_args> <opt_args>...]";
-		DMERR("%s", ti->error);
 		return -EINVAL;
 	}
 
@@ -709,7 +714,6 @@ static int wberr_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	return 0;
 
 bad:
-	DMERR("%s", ti->error);
 	wberr_dtr(ti);
 	return r;
 }
