@@ -64,6 +64,14 @@ enum wberr_class {
 
 #define WBERR_ALL_CLASSES	((1U << WBERR_NR_CLASSES) - 1)
 #define WBERR_DATA_CLASSES	(WBERR_ALL_CLASSES & ~BIT(WBERR_FLUSH))
+/*
+ * The classes split=1 may cut.  dm core forbids dm_accept_partial_bio() on
+ * a bio it sends through __send_duplicate_bios(), which serves every
+ * discard and write-zeroes bio (it works with one bio per target today,
+ * but only by accident of num_*_bios being 1), and an empty flush has no
+ * sectors.
+ */
+#define WBERR_SPLIT_CLASSES	(BIT(WBERR_READ) | BIT(WBERR_WRITE) | BIT(WBERR_FUA))
 #define WBERR_NO_CLASS		WBERR_NR_CLASSES
 
 static const char * const wberr_class_names[WBERR_NR_CLASSES] = {
@@ -1279,7 +1287,7 @@ static bool wberr_inject(struct dm_target *ti, struct wberr_c *wc,
 
 	rcu_read_lock();
 	snap = rcu_dereference(wc->rules->snap);
-	if (snap && snap->nr_split && class != WBERR_FLUSH) {
+	if (snap && snap->nr_split && (BIT(class) & WBERR_SPLIT_CLASSES)) {
 		end = wberr_split_end(snap, class, bio->bi_opf, first, last);
 		if (end < last) {
 			dm_accept_partial_bio(bio, end - first + 1);
@@ -1794,6 +1802,12 @@ static int wberr_parse_rule(struct wberr_c *wc, const char *what,
 			      what);
 		return -EINVAL;
 	}
+	if (r->split && (r->classes & ~WBERR_SPLIT_CLASSES)) {
+		WBERR_MSG_ERR(wc,
+			      "%s: split=1 applies to read, write and fua only (dm core cannot cut a discard or write_zeroes bio; a flush has no sectors)",
+			      what);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -2298,7 +2312,7 @@ static void wberr_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type wberr_target = {
 	.name		 = "wberr",
-	.version	 = {1, 3, 0},
+	.version	 = {1, 4, 0},
 	.features	 = DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = wberr_ctr,
