@@ -965,10 +965,11 @@ static unsigned int wberr_index_upto(struct wberr_range *idx, unsigned int n,
 /**
  * wberr_split_end() - where to cut a bio for the split=1 rules it meets
  * @snap: current rule snapshot
- * @class: op class of the bio (not flush)
+ * @class: op class of the bio (read, write or fua)
  * @opf: the bio's flags
  * @first: first target-relative sector of the bio
  * @last: last target-relative sector of the bio
+ * @block: the logical block size of the device below, in sectors
  *
  * A split rule fails only the sectors of its range: the bio is cut so
  * that its first piece lies wholly inside or wholly outside the range of
@@ -976,11 +977,23 @@ static unsigned int wberr_index_upto(struct wberr_range *idx, unsigned int n,
  * again.  Cutting before any rule counts a match keeps each rule's
  * matched and fired counts per piece.
  *
+ * The cut falls on a logical block boundary of the device below: the
+ * range is rounded outward to whole blocks, as a medium error on that
+ * device fails whole blocks.  A piece that is not whole blocks would be
+ * failed by blk-mq with BLK_STS_IOERR (bio_unaligned() in
+ * blk_mq_submit_bio()) instead of reaching the device.  The bio itself is
+ * whole blocks (dm stacks the largest logical block size of its devices)
+ * and so is the target's offset into the device (dm-table.c
+ * device_area_is_invalid()), so rounding target-relative sectors is enough;
+ * and for such a bio the rounded range overlaps it exactly when the range
+ * does.  The size is read here, not at table load, so that a rule kept
+ * across a reload onto another device follows it.
+ *
  * Return: the last sector of the first piece (@last: no cut).
  */
 static sector_t wberr_split_end(struct wberr_snapshot *snap,
 				unsigned int class, blk_opf_t opf,
-				sector_t first, sector_t last)
+				sector_t first, sector_t last, sector_t block)
 {
 	struct wberr_range *idx = snap->index[class];
 	sector_t end = last;
@@ -992,10 +1005,10 @@ static sector_t wberr_split_end(struct wberr_snapshot *snap,
 
 		if (!r->split || idx[k].last < first || !wberr_flags_match(r, opf))
 			continue;
-		if (r->first > first)
-			end = min(end, r->first - 1);
-		else if (r->last < end)
-			end = r->last;
+		if (round_down(r->first, block) > first)
+			end = min(end, round_down(r->first, block) - 1);
+		else if (r->last < end)	/* so r->last + 1 does not wrap */
+			end = min(end, round_up(r->last + 1, block) - 1);
 	}
 	return end;
 }
@@ -1288,7 +1301,9 @@ static bool wberr_inject(struct dm_target *ti, struct wberr_c *wc,
 	rcu_read_lock();
 	snap = rcu_dereference(wc->rules->snap);
 	if (snap && snap->nr_split && (BIT(class) & WBERR_SPLIT_CLASSES)) {
-		end = wberr_split_end(snap, class, bio->bi_opf, first, last);
+		end = wberr_split_end(snap, class, bio->bi_opf, first, last,
+				      bdev_logical_block_size(wc->dev->bdev) >>
+				      SECTOR_SHIFT);
 		if (end < last) {
 			dm_accept_partial_bio(bio, end - first + 1);
 			last = end;
@@ -2300,16 +2315,6 @@ static size_t wberr_dax_recovery_write(struct dm_target *ti, pgoff_t pgoff,
 #define wberr_dax_recovery_write NULL
 #endif
 
-/*
- * dm core already stacks the underlying device's limits through
- * iterate_devices; wberr changes none of them (a split=1 rule cuts bios
- * itself, in map, and needs no boundary).  Spelled out so the pass-through
- * is deliberate.
- */
-static void wberr_io_hints(struct dm_target *ti, struct queue_limits *limits)
-{
-}
-
 static struct target_type wberr_target = {
 	.name		 = "wberr",
 	.version	 = {1, 4, 0},
@@ -2325,7 +2330,6 @@ static struct target_type wberr_target = {
 	.message	 = wberr_message,
 	.prepare_ioctl	 = wberr_prepare_ioctl,
 	.iterate_devices = wberr_iterate_devices,
-	.io_hints	 = wberr_io_hints,
 	.direct_access	 = wberr_dax_direct_access,
 	.dax_zero_page_range = wberr_dax_zero_page_range,
 	.dax_recovery_write = wberr_dax_recovery_write,
