@@ -207,6 +207,14 @@ static const char * const wberr_key_names[WBERR_NR_KEYS] = {
 	[WBERR_KEY_SPLIT]	= "split",
 };
 
+/*
+ * The last sector of a rule given no sectors=: the whole target, whatever
+ * its length, also after a keep_rules reload into a longer or a shorter
+ * one.  No bio reaches past a target, so matching needs no clamp; "list"
+ * prints the target's own last sector.
+ */
+#define WBERR_TARGET_END	((sector_t)-1)
+
 struct wberr_rule {
 	struct rcu_head rcu;
 	unsigned int id;
@@ -219,7 +227,7 @@ struct wberr_rule {
 	unsigned int delay_ms;		/* 0: act at once */
 	u32 prob;			/* parts per million */
 	sector_t first;			/* inclusive, target-relative */
-	sector_t last;
+	sector_t last;			/* or WBERR_TARGET_END */
 	u64 skip;
 	u64 count;			/* 0 = unlimited */
 	u64 every;
@@ -271,7 +279,12 @@ struct wberr_log_entry {
 struct wberr_rules {
 	refcount_t ref;
 	struct wberr_snapshot __rcu *snap;
-	struct mutex lock;		/* serialises snapshot updates */
+	struct mutex lock;		/* serialises snapshot updates, users */
+	/*
+	 * The targets sharing the set (wberr_c.set_node): a rule added must
+	 * fit each, the live table and one loaded with keep_rules alike.
+	 */
+	struct list_head users;
 	atomic_long_t snap_pending;	/* bytes of snapshots awaiting RCU */
 	unsigned int next_id;
 };
@@ -281,6 +294,7 @@ struct wberr_c {
 	sector_t start;
 	struct dm_target *ti;
 	struct wberr_rules *rules;
+	struct list_head set_node;	/* on rules->users */
 
 	/* the registry keep_rules searches (wberr_targets) */
 	struct list_head node;
@@ -382,7 +396,7 @@ static int wberr_parse_rule(struct wberr_c *wc, const char *what,
 			    struct wberr_rule *r);
 static int wberr_add_rule(struct wberr_c *wc, const char *what,
 			  struct wberr_rule *tmpl, unsigned int *id);
-static void wberr_put_rules(struct wberr_rules *set);
+static void wberr_leave_rules(struct wberr_c *wc);
 
 static struct wberr_rules *wberr_new_rules(void)
 {
@@ -392,8 +406,17 @@ static struct wberr_rules *wberr_new_rules(void)
 		return NULL;
 	refcount_set(&set->ref, 1);
 	mutex_init(&set->lock);
+	INIT_LIST_HEAD(&set->users);
 	set->next_id = 1;
 	return set;
+}
+
+/* Make @wc a user of @set, which it holds a reference to. */
+static void wberr_join_rules(struct wberr_c *wc, struct wberr_rules *set)
+{
+	lockdep_assert_held(&set->lock);
+	wc->rules = set;
+	list_add(&wc->set_node, &set->users);
 }
 
 /*
@@ -423,7 +446,8 @@ static int wberr_keep_rules(struct dm_target *ti, struct wberr_c *wc)
 	snap = rcu_dereference_protected(live->rules->snap,
 					 lockdep_is_held(&live->rules->lock));
 	for (i = 0; snap && i < snap->nr; i++) {
-		if (snap->rules[i]->last >= ti->len) {
+		if (snap->rules[i]->last != WBERR_TARGET_END &&
+		    snap->rules[i]->last >= ti->len) {
 			DMERR("keep_rules: rule %u ends at %llu, past the new target (%llu)",
 			      snap->rules[i]->id,
 			      (unsigned long long)snap->rules[i]->last,
@@ -435,7 +459,7 @@ static int wberr_keep_rules(struct dm_target *ti, struct wberr_c *wc)
 	}
 	if (!r) {
 		refcount_inc(&live->rules->ref);
-		wc->rules = live->rules;
+		wberr_join_rules(wc, live->rules);
 	}
 	mutex_unlock(&live->rules->lock);
 	mutex_unlock(&wberr_targets_lock);
@@ -565,8 +589,7 @@ static int wberr_parse_opt_args(struct dm_target *ti, struct wberr_c *wc,
 		return -EINVAL;
 	}
 	if (keep) {
-		wberr_put_rules(wc->rules);
-		wc->rules = NULL;
+		wberr_leave_rules(wc);
 		return wberr_keep_rules(ti, wc);
 	}
 	return 0;
@@ -595,6 +618,20 @@ static void wberr_put_rules(struct wberr_rules *set)
 	kfree(set);
 }
 
+/* Stop using the rule set (if any) and drop the reference to it. */
+static void wberr_leave_rules(struct wberr_c *wc)
+{
+	struct wberr_rules *set = wc->rules;
+
+	if (!set)
+		return;
+	mutex_lock(&set->lock);
+	list_del(&wc->set_node);
+	mutex_unlock(&set->lock);
+	wc->rules = NULL;
+	wberr_put_rules(set);
+}
+
 static void wberr_dtr(struct dm_target *ti)
 {
 	struct wberr_c *wc = ti->private;
@@ -614,7 +651,7 @@ static void wberr_dtr(struct dm_target *ti)
 	/* No bio can be held here: presuspend drained them (see below). */
 	WARN_ON_ONCE(!list_empty(&wc->delayed));
 
-	wberr_put_rules(wc->rules);
+	wberr_leave_rules(wc);
 	kfree(wc->opt_args);
 	kvfree(wc->log);
 	free_percpu(wc->bios_seen);
@@ -631,6 +668,7 @@ static int wberr_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
 	struct dm_arg_set as = { .argc = argc, .argv = argv };
 	const char *devname, *offset;
+	struct wberr_rules *set;
 	struct wberr_c *wc;
 	int r;
 
@@ -661,11 +699,14 @@ static int wberr_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	INIT_WORK(&wc->delay_work, wberr_delay_work_fn);
 
 	r = -ENOMEM;
-	wc->rules = wberr_new_rules();
-	if (!wc->rules) {
+	set = wberr_new_rules();
+	if (!set) {
 		ti->error = "Cannot allocate the rule set";
 		goto bad;
 	}
+	mutex_lock(&set->lock);
+	wberr_join_rules(wc, set);
+	mutex_unlock(&set->lock);
 
 	devname = dm_shift_arg(&as);
 	offset = dm_shift_arg(&as);
@@ -1795,7 +1836,7 @@ static int wberr_parse_rule(struct wberr_c *wc, const char *what,
 		return -EINVAL;
 	}
 	memset(r, 0, sizeof(*r));
-	r->last = wc->ti->len - 1;
+	r->last = WBERR_TARGET_END;
 	r->every = 1;
 	r->prob = WBERR_PPM;
 	r->action = WBERR_ACT_FAIL;
@@ -1867,6 +1908,32 @@ static void wberr_publish(struct wberr_rules *set, struct wberr_snapshot *snap,
 		wberr_free_snapshot_rcu(set, old);
 }
 
+/*
+ * Does @r fit every target sharing @set?  Parsing checked it against the
+ * target the message came to; between a keep_rules load and its resume
+ * the loaded table shares the set and may be shorter.
+ */
+static bool wberr_fits_users(struct wberr_c *wc, const char *what,
+			     struct wberr_rules *set, struct wberr_rule *r)
+{
+	struct wberr_c *user;
+
+	lockdep_assert_held(&set->lock);
+	if (r->last == WBERR_TARGET_END)
+		return true;
+	list_for_each_entry(user, &set->users, set_node) {
+		if (r->last >= user->ti->len) {
+			WBERR_MSG_ERR(wc,
+				      "%s: sectors=%llu-%llu ends past a table that shares these rules (%llu sectors)",
+				      what, (unsigned long long)r->first,
+				      (unsigned long long)r->last,
+				      (unsigned long long)user->ti->len);
+			return false;
+		}
+	}
+	return true;
+}
+
 /**
  * wberr_add_rule() - give a parsed rule an id and publish it
  * @wc: target context
@@ -1874,7 +1941,8 @@ static void wberr_publish(struct wberr_rules *set, struct wberr_snapshot *snap,
  * @tmpl: the parsed rule
  * @id: set to the new rule's id
  *
- * Return: 0, -ENOSPC past WBERR_MAX_RULES rules, or -ENOMEM.
+ * Return: 0, -EINVAL when the rule ends past a target sharing the rules,
+ * -ENOSPC past WBERR_MAX_RULES rules, or -ENOMEM.
  */
 static int wberr_add_rule(struct wberr_c *wc, const char *what,
 			  struct wberr_rule *tmpl, unsigned int *id)
@@ -1902,6 +1970,11 @@ static int wberr_add_rule(struct wberr_c *wc, const char *what,
 		WBERR_MSG_ERR(wc, "%s: rule ids exhausted; reload the table",
 			      what);
 		return -ENOSPC;
+	}
+	if (!wberr_fits_users(wc, what, set, r)) {
+		mutex_unlock(&set->lock);
+		kfree(r);
+		return -EINVAL;
 	}
 	r->id = set->next_id;
 	snap = wberr_build_snapshot(set, old, r, NULL);
@@ -2067,7 +2140,8 @@ static int wberr_msg_list(struct wberr_c *wc, char *result,
 		DMEMIT("%u %s %s sectors=%llu-%llu skip=%llu count=%llu ",
 		       r->id, ops, wberr_status_names[(__force u8)r->status],
 		       (unsigned long long)r->first,
-		       (unsigned long long)r->last, r->skip, r->count);
+		       (unsigned long long)min(r->last, wc->ti->len - 1),
+		       r->skip, r->count);
 		DMEMIT("every=%llu prob=%u action=%s ", r->every, r->prob, act);
 		/* keys added in 1.1 appear only when set */
 		if (flags[0])
