@@ -33,6 +33,7 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/refcount.h>
+#include <linux/sort.h>
 #include <linux/utsname.h>
 
 /* dm-wberr-abi.h has no include guard: each include expands one list */
@@ -394,8 +395,9 @@ static void wberr_delay_work_fn(struct work_struct *work);
 static int wberr_parse_rule(struct wberr_c *wc, const char *what,
 			    unsigned int argc, char **argv,
 			    struct wberr_rule *r);
-static int wberr_add_rule(struct wberr_c *wc, const char *what,
-			  struct wberr_rule *tmpl, unsigned int *id);
+static struct wberr_snapshot *
+wberr_build_snapshot_all(struct wberr_rules *set, struct wberr_rule **rules,
+			 unsigned int nr);
 static void wberr_leave_rules(struct wberr_c *wc);
 
 static struct wberr_rules *wberr_new_rules(void)
@@ -466,62 +468,43 @@ static int wberr_keep_rules(struct dm_target *ti, struct wberr_c *wc)
 	return r;
 }
 
+/* Where the optional arguments go while they are parsed. */
+struct wberr_opt_rules {
+	struct wberr_rule **rules;	/* the table's rules, in order */
+	unsigned int nr;
+	bool keep;			/* keep_rules */
+};
+
 /*
- * The optional arguments: log_size <n>, seed <u64>, keep_rules, and
- * rule <#words> <ops> <status> [<key>=<value>...], in any order.  Rules
- * are added in the order given (ids from 1) and are active from the first
- * bio after resume.  The words are kept to echo them back verbatim.
+ * The optional arguments' words, after their count: log_size <n>,
+ * seed <u64>, keep_rules, and rule <#words> <ops> <status>
+ * [<key>=<value>...], in any order.  Each rule is parsed into @opt.
  */
-static int wberr_parse_opt_args(struct dm_target *ti, struct wberr_c *wc,
-				struct dm_arg_set *as)
+static int wberr_parse_opt_words(struct dm_target *ti, struct wberr_c *wc,
+				 struct dm_arg_set *as, unsigned int argc,
+				 struct wberr_opt_rules *opt)
 {
-	static const struct dm_arg _args[] = {
-		{0, 8192, "Invalid number of optional arguments"},
-	};
 	static const struct dm_arg _rule_words[] = {
 		{2, WBERR_RULE_MAX_WORDS,
 		 "Invalid rule word count (2 to 10: <ops> <status> [<key>=<value>...])"},
 	};
-	bool have_log_size = false, have_seed = false, keep = false;
-	unsigned int argc, nr_rules = 0, words, i, id;
-	char **opt_argv = as->argv + 1;
+	bool have_log_size = false, have_seed = false;
 	struct wberr_rule tmpl;
+	unsigned int words;
 	const char *key;
-	size_t len = 0;
 	u64 v;
 	int r;
-
-	if (!as->argc)
-		return 0;
-
-	r = dm_read_arg_group(_args, as, &argc, &ti->error);
-	if (r)
-		return r;
-	wc->nr_opt_args = argc;
-	for (i = 0; i < argc; i++)
-		len += strlen(opt_argv[i]) + 1;
-	if (argc) {
-		wc->opt_args = kmalloc(len, GFP_KERNEL);
-		if (!wc->opt_args) {
-			ti->error = "Cannot allocate the table arguments";
-			return -ENOMEM;
-		}
-		/* the words joined by single spaces */
-		for (i = 0, len = 0; i < argc; i++)
-			len += sprintf(wc->opt_args + len, "%s%s", i ? " " : "",
-				       opt_argv[i]);
-	}
 
 	while (argc) {
 		key = dm_shift_arg(as);
 		argc--;
 
 		if (!strcmp(key, "keep_rules")) {
-			if (keep) {
+			if (opt->keep) {
 				ti->error = "Duplicate keep_rules";
 				return -EINVAL;
 			}
-			keep = true;
+			opt->keep = true;
 			continue;
 		}
 		if (!argc) {
@@ -537,15 +520,18 @@ static int wberr_parse_opt_args(struct dm_target *ti, struct wberr_c *wc,
 				return -EINVAL;
 			}
 			r = wberr_parse_rule(wc, "rule", words, as->argv, &tmpl);
-			if (!r)
-				r = wberr_add_rule(wc, "rule", &tmpl, &id);
 			if (r) {
 				ti->error = "Invalid rule (the reason is in the kernel log)";
 				return r;
 			}
+			opt->rules[opt->nr] = kmemdup(&tmpl, sizeof(tmpl), GFP_KERNEL);
+			if (!opt->rules[opt->nr]) {
+				ti->error = "Cannot allocate a rule";
+				return -ENOMEM;
+			}
+			opt->nr++;
 			dm_consume_args(as, words);
 			argc -= words;
-			nr_rules++;
 			continue;
 		}
 
@@ -578,21 +564,102 @@ static int wberr_parse_opt_args(struct dm_target *ti, struct wberr_c *wc,
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
 
-	if (as->argc) {
-		ti->error = "Unexpected arguments after the optional arguments";
+/*
+ * Publish the table's rules, ids from 1, in one snapshot.  No bio or
+ * message can reach the target yet: its table is not live.  On success
+ * the snapshot owns the rules.
+ */
+static int wberr_add_table_rules(struct dm_target *ti, struct wberr_c *wc,
+				 struct wberr_opt_rules *opt)
+{
+	struct wberr_rules *set = wc->rules;
+	struct wberr_snapshot *snap;
+	unsigned int i;
+
+	if (opt->nr > WBERR_MAX_RULES) {
+		ti->error = "More rules than the maximum (4096)";
 		return -EINVAL;
 	}
-	if (keep && nr_rules) {
+	mutex_lock(&set->lock);
+	for (i = 0; i < opt->nr; i++)
+		opt->rules[i]->id = set->next_id++;
+	snap = wberr_build_snapshot_all(set, opt->rules, opt->nr);
+	if (IS_ERR(snap)) {
+		set->next_id = 1;
+		mutex_unlock(&set->lock);
+		ti->error = "Cannot allocate the rule set";
+		return PTR_ERR(snap);
+	}
+	rcu_assign_pointer(set->snap, snap);
+	mutex_unlock(&set->lock);
+	opt->nr = 0;
+	return 0;
+}
+
+/*
+ * The optional arguments: <#opt_args> and the words above.  Rules are
+ * added in the order given (ids from 1) and are active from the first bio
+ * after resume.  The words are kept to echo them back verbatim.
+ */
+static int wberr_parse_opt_args(struct dm_target *ti, struct wberr_c *wc,
+				struct dm_arg_set *as)
+{
+	static const struct dm_arg _args[] = {
+		{0, 8192, "Invalid number of optional arguments"},
+	};
+	struct wberr_opt_rules opt = { };
+	char **opt_argv = as->argv + 1;
+	unsigned int argc, i;
+	size_t len = 0;
+	int r;
+
+	if (!as->argc)
+		return 0;
+
+	r = dm_read_arg_group(_args, as, &argc, &ti->error);
+	if (r)
+		return r;
+	if (!argc)
+		return 0;
+	wc->nr_opt_args = argc;
+	for (i = 0; i < argc; i++)
+		len += strlen(opt_argv[i]) + 1;
+	wc->opt_args = kmalloc(len, GFP_KERNEL);
+	/* a rule takes 4 words at least: rule <#words> <ops> <status> */
+	opt.rules = kvmalloc_array(argc / 4 + 1, sizeof(*opt.rules), GFP_KERNEL);
+	if (!wc->opt_args || !opt.rules) {
+		kvfree(opt.rules);
+		ti->error = "Cannot allocate the table arguments";
+		return -ENOMEM;
+	}
+	/* the words joined by single spaces */
+	for (i = 0, len = 0; i < argc; i++)
+		len += sprintf(wc->opt_args + len, "%s%s", i ? " " : "",
+			       opt_argv[i]);
+
+	r = wberr_parse_opt_words(ti, wc, as, argc, &opt);
+	if (!r && as->argc) {
+		ti->error = "Unexpected arguments after the optional arguments";
+		r = -EINVAL;
+	}
+	if (!r && opt.keep && opt.nr) {
 		/* the rules would change the live table before the swap */
 		ti->error = "keep_rules and rule cannot be combined";
-		return -EINVAL;
+		r = -EINVAL;
 	}
-	if (keep) {
+	if (!r && opt.nr)
+		r = wberr_add_table_rules(ti, wc, &opt);
+	for (i = 0; i < opt.nr; i++)
+		kfree(opt.rules[i]);
+	kvfree(opt.rules);
+	if (!r && opt.keep) {
 		wberr_leave_rules(wc);
-		return wberr_keep_rules(ti, wc);
+		r = wberr_keep_rules(ti, wc);
 	}
-	return 0;
+	return r;
 }
 
 static void wberr_free_snapshot_now(struct wberr_snapshot *snap)
@@ -801,6 +868,25 @@ static struct wberr_snapshot *wberr_alloc_snapshot(struct wberr_rules *set,
 	return snap;
 }
 
+/*
+ * The running maximum of the last sectors, which lets map stop its
+ * backward walk through a class's index early.
+ */
+static void wberr_index_finish(struct wberr_snapshot *snap)
+{
+	unsigned int c, i;
+
+	for (c = 0; c < WBERR_NR_CLASSES; c++) {
+		struct wberr_range *idx = snap->index[c];
+		sector_t maxlast = 0;
+
+		for (i = 0; i < snap->nr_class[c]; i++) {
+			maxlast = max(maxlast, idx[i].last);
+			idx[i].maxlast = maxlast;
+		}
+	}
+}
+
 /**
  * wberr_build_snapshot() - derive a new rule set from the current one
  * @set: the rule set
@@ -809,9 +895,8 @@ static struct wberr_snapshot *wberr_alloc_snapshot(struct wberr_rules *set,
  * @drop: a rule of @old to leave out, or NULL
  *
  * Copies @old in O(n), keeping each per-class range index sorted by first
- * sector (the new rule is inserted at its place) and recomputing the
- * running maximum of the last sectors that lets map stop its backward walk
- * early.
+ * sector (the new rule is inserted at its place, after those with the
+ * same first sector: ids increase), and finishes the index.
  *
  * Return: the new snapshot, NULL when it would be empty, or an ERR_PTR.
  */
@@ -855,7 +940,6 @@ static struct wberr_snapshot *wberr_build_snapshot(struct wberr_rules *set,
 		struct wberr_range *dst = snap->index[c];
 		bool inserted = !add || !(add->classes & BIT(c));
 		unsigned int n_old = old ? old->nr_class[c] : 0;
-		sector_t maxlast = 0;
 
 		j = 0;
 		for (i = 0; i <= n_old; i++) {
@@ -871,11 +955,67 @@ static struct wberr_snapshot *wberr_build_snapshot(struct wberr_rules *set,
 			if (src && src->rule != drop)
 				dst[j++] = *src;
 		}
-		for (i = 0; i < j; i++) {
-			maxlast = max(maxlast, dst[i].last);
-			dst[i].maxlast = maxlast;
+	}
+	wberr_index_finish(snap);
+	return snap;
+}
+
+/* Index order: by first sector, then by id (as wberr_build_snapshot()). */
+static int wberr_range_cmp(const void *a, const void *b)
+{
+	const struct wberr_range *x = a, *y = b;
+
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return x->rule->id < y->rule->id ? -1 : x->rule->id > y->rule->id;
+}
+
+/**
+ * wberr_build_snapshot_all() - a snapshot of @nr rules at once
+ * @set: the rule set
+ * @rules: the rules, in id order
+ * @nr: how many (at least one)
+ *
+ * For the table line's rules: one snapshot in O(n log n), where adding
+ * them one by one would copy the growing set n times.
+ *
+ * Return: the snapshot, or an ERR_PTR.
+ */
+static struct wberr_snapshot *
+wberr_build_snapshot_all(struct wberr_rules *set, struct wberr_rule **rules,
+			 unsigned int nr)
+{
+	unsigned int nr_class[WBERR_NR_CLASSES] = { 0 };
+	unsigned int pos[WBERR_NR_CLASSES] = { 0 };
+	struct wberr_snapshot *snap;
+	unsigned int c, i;
+
+	for (i = 0; i < nr; i++)
+		for (c = 0; c < WBERR_NR_CLASSES; c++)
+			nr_class[c] += !!(rules[i]->classes & BIT(c));
+	snap = wberr_alloc_snapshot(set, nr, nr_class);
+	if (!snap)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < nr; i++) {
+		struct wberr_rule *r = rules[i];
+
+		snap->rules[i] = r;
+		snap->nr_split += r->split;
+		for (c = 0; c < WBERR_NR_CLASSES; c++) {
+			struct wberr_range *e;
+
+			if (!(r->classes & BIT(c)))
+				continue;
+			e = &snap->index[c][pos[c]++];
+			e->first = r->first;
+			e->last = r->last;
+			e->rule = r;
 		}
 	}
+	for (c = 0; c < WBERR_NR_CLASSES; c++)
+		sort(snap->index[c], nr_class[c], sizeof(struct wberr_range),
+		     wberr_range_cmp, NULL);
+	wberr_index_finish(snap);
 	return snap;
 }
 
