@@ -29,6 +29,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched/mm.h>
 #include <linux/timer.h>
+#include <linux/timerqueue.h>
 #include <linux/workqueue.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -258,7 +259,13 @@ struct wberr_snapshot {
 	struct wberr_rule **rules;			/* id order */
 	unsigned int nr_class[WBERR_NR_CLASSES];
 	struct wberr_range *index[WBERR_NR_CLASSES];	/* by first sector */
-	void *mem[];
+	/*
+	 * The class indexes, one after the other, then the rules array.
+	 * Typed, so that the sector_t fields get their alignment (a void *
+	 * array is only pointer-aligned: 4 bytes on 32-bit, where a u64 may
+	 * need 8); a pointer needs no more than a range.
+	 */
+	struct wberr_range ranges[];
 };
 
 struct wberr_log_entry {
@@ -319,8 +326,8 @@ struct wberr_c {
 	u64 log_next;			/* seq of the next entry */
 	u64 log_first;			/* first seq still visible */
 
-	spinlock_t delay_lock;		/* protects delayed, may_delay */
-	struct list_head delayed;
+	spinlock_t delay_lock;		/* protects held, may_delay */
+	struct timerqueue_head held;	/* held bios, by expiry */
 	bool may_delay;
 	struct timer_list delay_timer;
 	struct work_struct delay_work;
@@ -329,8 +336,8 @@ struct wberr_c {
 
 /* Per-bio state of a bio a rule fired for. */
 struct wberr_bio {
-	struct list_head list;		/* on wberr_c.delayed while held */
-	unsigned long expires;
+	/* on wberr_c.held while held; expires in get_jiffies_64() time */
+	struct timerqueue_node node;
 	unsigned long acct_start;	/* jiffies, from wberr_acct_start() */
 	bool acct;
 	enum wberr_action action;
@@ -716,7 +723,7 @@ static void wberr_dtr(struct dm_target *ti)
 		destroy_workqueue(wc->wq);
 	}
 	/* No bio can be held here: presuspend drained them (see below). */
-	WARN_ON_ONCE(!list_empty(&wc->delayed));
+	WARN_ON_ONCE(timerqueue_getnext(&wc->held));
 
 	wberr_leave_rules(wc);
 	kfree(wc->opt_args);
@@ -760,7 +767,7 @@ static int wberr_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	wc->log_size = WBERR_LOG_SIZE_DEFAULT;
 	spin_lock_init(&wc->log_lock);
 	spin_lock_init(&wc->delay_lock);
-	INIT_LIST_HEAD(&wc->delayed);
+	timerqueue_init_head(&wc->held);
 	wc->may_delay = true;
 	timer_setup(&wc->delay_timer, wberr_delay_timer_fn, 0);
 	INIT_WORK(&wc->delay_work, wberr_delay_work_fn);
@@ -843,25 +850,27 @@ static struct wberr_snapshot *wberr_alloc_snapshot(struct wberr_rules *set,
 						   const unsigned int *nr_class)
 {
 	struct wberr_snapshot *snap;
-	size_t size = sizeof(*snap) + nr * sizeof(struct wberr_rule *);
-	unsigned int c;
-	char *p;
+	unsigned int c, nr_ranges = 0;
+	size_t size;
 
+	BUILD_BUG_ON(__alignof__(struct wberr_rule *) >
+		     __alignof__(struct wberr_range));
 	for (c = 0; c < WBERR_NR_CLASSES; c++)
-		size += nr_class[c] * sizeof(struct wberr_range);
+		nr_ranges += nr_class[c];
+	size = struct_size(snap, ranges, nr_ranges) +
+	       nr * sizeof(struct wberr_rule *);
 
 	snap = kvzalloc(size, GFP_KERNEL);
 	if (!snap)
 		return NULL;
 
-	/* ranges first: they hold sector_t and need the stricter alignment */
-	p = (char *)snap->mem;
+	nr_ranges = 0;
 	for (c = 0; c < WBERR_NR_CLASSES; c++) {
 		snap->nr_class[c] = nr_class[c];
-		snap->index[c] = (struct wberr_range *)p;
-		p += nr_class[c] * sizeof(struct wberr_range);
+		snap->index[c] = snap->ranges + nr_ranges;
+		nr_ranges += nr_class[c];
 	}
-	snap->rules = (struct wberr_rule **)p;
+	snap->rules = (struct wberr_rule **)(snap->ranges + nr_ranges);
 	snap->nr = nr;
 	snap->set = set;
 	snap->size = size;
@@ -1363,38 +1372,58 @@ static void wberr_finish(struct wberr_c *wc, struct bio *bio,
 	}
 }
 
+static struct bio *wberr_held_bio(struct timerqueue_node *node)
+{
+	return dm_bio_from_per_bio_data(container_of(node, struct wberr_bio,
+						     node),
+					sizeof(struct wberr_bio));
+}
+
 /**
  * wberr_release_delayed() - finish held bios
  * @wc: target context
  * @all: finish every held bio, not only the expired ones
  *
- * Re-arms the timer for the earliest bio still held.  Bios are finished
- * outside the lock.
+ * Held bios wait in a timerqueue (an rbtree with its leftmost node cached)
+ * in expiry order, so a timer run takes off only the expired ones, each in
+ * O(log n), and finds the next expiry at once; @all takes the whole tree
+ * in one assignment.  Walking every held bio under the irq-disabling lock
+ * at each expiry, as a list would need with rules of different delays,
+ * costs O(n) per expiry with thousands held.  Re-arms the timer for the
+ * earliest bio still held.  Bios are finished outside the lock, in expiry
+ * order (through bi_next: a held clone is not on any other list).
  */
 static void wberr_release_delayed(struct wberr_c *wc, bool all)
 {
-	struct wberr_bio *wb, *tmp;
-	unsigned long next = 0;
-	bool rearm = false;
-	LIST_HEAD(done);
+	struct bio_list done = BIO_EMPTY_LIST;
+	struct timerqueue_node *node;
+	struct timerqueue_head taken;
+	ktime_t now = get_jiffies_64();
+	struct bio *bio;
 
+	timerqueue_init_head(&taken);
 	spin_lock_irq(&wc->delay_lock);
-	list_for_each_entry_safe(wb, tmp, &wc->delayed, list) {
-		if (all || time_after_eq(jiffies, wb->expires)) {
-			list_move_tail(&wb->list, &done);
-		} else if (!rearm || time_before(wb->expires, next)) {
-			next = wb->expires;
-			rearm = true;
+	if (all) {
+		taken = wc->held;
+		timerqueue_init_head(&wc->held);
+	} else {
+		while ((node = timerqueue_getnext(&wc->held)) &&
+		       node->expires <= now) {
+			timerqueue_del(&wc->held, node);
+			bio_list_add(&done, wberr_held_bio(node));
 		}
+		if (node)
+			timer_reduce(&wc->delay_timer,
+				     (unsigned long)node->expires);
 	}
-	if (rearm)
-		timer_reduce(&wc->delay_timer, next);
 	spin_unlock_irq(&wc->delay_lock);
 
-	list_for_each_entry_safe(wb, tmp, &done, list) {
-		list_del(&wb->list);
-		wberr_finish(wc, dm_bio_from_per_bio_data(wb, sizeof(*wb)), wb);
+	while ((node = timerqueue_getnext(&taken))) {
+		timerqueue_del(&taken, node);
+		bio_list_add(&done, wberr_held_bio(node));
 	}
+	while ((bio = bio_list_pop(&done)))
+		wberr_finish(wc, bio, dm_per_bio_data(bio, sizeof(struct wberr_bio)));
 }
 
 static void wberr_delay_timer_fn(struct timer_list *t)
@@ -1425,10 +1454,15 @@ static bool wberr_hold(struct wberr_c *wc, struct wberr_bio *wb,
 		spin_unlock_irqrestore(&wc->delay_lock, flags);
 		return false;
 	}
-	/* +1: the current jiffy may be almost over; never fire early */
-	wb->expires = jiffies + msecs_to_jiffies(ms) + 1;
-	list_add_tail(&wb->list, &wc->delayed);
-	timer_reduce(&wc->delay_timer, wb->expires);
+	/*
+	 * +1: the current jiffy may be almost over; never fire early.  The
+	 * key is 64-bit jiffies, which do not wrap; the timer takes the low
+	 * bits, as jiffies are.
+	 */
+	timerqueue_init(&wb->node);
+	wb->node.expires = get_jiffies_64() + msecs_to_jiffies(ms) + 1;
+	timerqueue_add(&wc->held, &wb->node);
+	timer_reduce(&wc->delay_timer, (unsigned long)wb->node.expires);
 	spin_unlock_irqrestore(&wc->delay_lock, flags);
 	return true;
 }
