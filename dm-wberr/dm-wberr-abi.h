@@ -89,7 +89,10 @@ WBERR_ABI_FLAG(NOUNMAP,		nounmap)
  * The longest action=delay:<ms>.  A held bio keeps every suspend that the
  * target's presuspend does not see waiting (dm-stats' internal suspend, a
  * device stacked above) and its submitter in D state: stay below the
- * default hung-task timeout (120 s).  The "release" message ends the wait.
+ * default hung-task timeout (120 s).  It also bounds a waiter of a chain
+ * of bios: the target holds bios for at most this long at a stretch
+ * (dm-wberr.c, wberr_hold_until()).  The "release" message ends the wait
+ * and stops holding until the next resume.
  */
 #define WBERR_ABI_DELAY_MAX_MS		60000
 #endif

@@ -326,9 +326,12 @@ struct wberr_c {
 	u64 log_next;			/* seq of the next entry */
 	u64 log_first;			/* first seq still visible */
 
-	spinlock_t delay_lock;		/* protects held, may_delay */
+	spinlock_t delay_lock;		/* protects the five below */
 	struct timerqueue_head held;	/* held bios, by expiry */
-	bool may_delay;
+	bool suspending;		/* presuspend .. resume: hold nothing */
+	bool released;			/* "release" .. resume: hold nothing */
+	u64 stretch_start;		/* see wberr_hold_until(); 0: none */
+	u64 stretch_end;
 	struct timer_list delay_timer;
 	struct work_struct delay_work;
 	struct workqueue_struct *wq;
@@ -768,7 +771,6 @@ static int wberr_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	spin_lock_init(&wc->log_lock);
 	spin_lock_init(&wc->delay_lock);
 	timerqueue_init_head(&wc->held);
-	wc->may_delay = true;
 	timer_setup(&wc->delay_timer, wberr_delay_timer_fn, 0);
 	INIT_WORK(&wc->delay_work, wberr_delay_work_fn);
 
@@ -1439,34 +1441,6 @@ static void wberr_delay_work_fn(struct work_struct *work)
 			      false);
 }
 
-/*
- * Hold the bio of @wb for @ms milliseconds before finishing it.
- * Return: false when the device is suspending: finish it now rather than
- * hold up the suspend.
- */
-static bool wberr_hold(struct wberr_c *wc, struct wberr_bio *wb,
-		       unsigned int ms)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&wc->delay_lock, flags);
-	if (unlikely(!wc->may_delay)) {
-		spin_unlock_irqrestore(&wc->delay_lock, flags);
-		return false;
-	}
-	/*
-	 * +1: the current jiffy may be almost over; never fire early.  The
-	 * key is 64-bit jiffies, which do not wrap; the timer takes the low
-	 * bits, as jiffies are.
-	 */
-	timerqueue_init(&wb->node);
-	wb->node.expires = get_jiffies_64() + msecs_to_jiffies(ms) + 1;
-	timerqueue_add(&wc->held, &wb->node);
-	timer_reduce(&wc->delay_timer, (unsigned long)wb->node.expires);
-	spin_unlock_irqrestore(&wc->delay_lock, flags);
-	return true;
-}
-
 static void wberr_trace_fault(struct wberr_c *wc, struct bio *bio,
 			      unsigned int id, unsigned int class,
 			      enum wberr_action action, blk_status_t status,
@@ -1481,6 +1455,96 @@ static void wberr_trace_fault(struct wberr_c *wc, struct bio *bio,
 			  wberr_action_names[action],
 			  action == WBERR_ACT_FAIL ?
 			  wberr_status_names[(__force u8)status] : "ok", ms);
+}
+
+/*
+ * How long a device may hold bios at a stretch, and how long it must have
+ * held none before it starts another: the longest delay.
+ */
+#define WBERR_STRETCH_MS	WBERR_DELAY_MAX_MS
+
+/**
+ * wberr_hold_until() - until when a bio may be held, if at all
+ * @wc: target context, delay_lock held
+ * @now: get_jiffies_64()
+ * @ms: the rule's delay
+ *
+ * A bound per bio does not bound a waiter: it often waits for a chain of
+ * bios, each sent when the one before it completed (an ext4 fsync waits
+ * for its data, then for jbd2's journal blocks, an empty preflush and the
+ * FUA commit record), and three 60 s holds in a row outlast the 120 s
+ * hung-task timeout.  So the device holds bios for at most
+ * WBERR_STRETCH_MS at a stretch.  A stretch starts with a hold when no bio
+ * has been held for WBERR_STRETCH_MS; every bio held in it is finished by
+ * its end, the bios after it are acted on at once until WBERR_STRETCH_MS
+ * have passed since the last held one was due, and a new stretch may then
+ * start.  A chain of bios sent one after the other is held for at most
+ * WBERR_STRETCH_MS in all, and the device holds bios in at most half of
+ * any period of 2 * WBERR_STRETCH_MS.  Nothing is held between presuspend
+ * and resume, nor from "release" to the next resume.
+ *
+ * Return: the expiry in get_jiffies_64() time, or 0 to act at once.
+ */
+static u64 wberr_hold_until(struct wberr_c *wc, u64 now, unsigned int ms)
+{
+	u64 len = msecs_to_jiffies(WBERR_STRETCH_MS);
+	/* +1: the current jiffy may be almost over; never fire early */
+	u64 until = now + msecs_to_jiffies(ms) + 1;
+
+	lockdep_assert_held(&wc->delay_lock);
+	if (wc->suspending || wc->released)
+		return 0;
+	if (!wc->stretch_start || now > wc->stretch_end + len) {
+		wc->stretch_start = now;
+		wc->stretch_end = now;
+	}
+	if (now >= wc->stretch_start + len + 1)
+		return 0;
+	until = min(until, wc->stretch_start + len + 1);
+	wc->stretch_end = max(wc->stretch_end, until);
+	return until;
+}
+
+/**
+ * wberr_hold() - hold a bio a rule fired for, if it may be held
+ * @wc: target context
+ * @bio: the bio
+ * @wb: its per-bio data (action and status set)
+ * @id: the rule's id, for the tracepoint
+ * @class: the bio's op class, for the tracepoint
+ * @ms: the rule's delay
+ *
+ * The wberr_fault event is emitted here, under the lock, with the hold
+ * the bio gets: the bio can be finished as soon as it is in the queue.
+ *
+ * Return: true if the bio is held; false to act on it now (the caller
+ * emits the event, with delay_ms=0).
+ */
+static bool wberr_hold(struct wberr_c *wc, struct bio *bio,
+		       struct wberr_bio *wb, unsigned int id,
+		       unsigned int class, unsigned int ms)
+{
+	unsigned long flags;
+	u64 now, until;
+
+	spin_lock_irqsave(&wc->delay_lock, flags);
+	now = get_jiffies_64();
+	until = wberr_hold_until(wc, now, ms);
+	if (!until) {
+		spin_unlock_irqrestore(&wc->delay_lock, flags);
+		return false;
+	}
+	if (trace_wberr_fault_enabled())
+		wberr_trace_fault(wc, bio, id, class, wb->action, wb->status,
+				  until == now + msecs_to_jiffies(ms) + 1 ? ms :
+				  jiffies_to_msecs(until - now));
+	/* the timer takes the low bits of the 64-bit key, as jiffies are */
+	timerqueue_init(&wb->node);
+	wb->node.expires = until;
+	timerqueue_add(&wc->held, &wb->node);
+	timer_reduce(&wc->delay_timer, (unsigned long)until);
+	spin_unlock_irqrestore(&wc->delay_lock, flags);
+	return true;
 }
 
 /**
@@ -1536,31 +1600,30 @@ static bool wberr_inject(struct dm_target *ti, struct wberr_c *wc,
 	if (!r)
 		return false;
 
-	if (trace_wberr_fault_enabled())
-		wberr_trace_fault(wc, bio, id, class, wb->action, wb->status, ms);
-
 	/*
 	 * A bio held and then passed on is not a fault the log or the
 	 * counters record: it reaches the device.
 	 */
-	if (wb->action == WBERR_ACT_PASS) {
-		wb->acct = false;
-		return wberr_hold(wc, wb, ms);
+	wb->acct = false;
+	if (wb->action != WBERR_ACT_PASS) {
+		/* status reads these counters in the opposite order: see there */
+		smp_mb__before_atomic();
+		if (wb->action == WBERR_ACT_DROP) {
+			atomic64_inc(&wc->bios_dropped);
+			wberr_log_fault(wc, id, bio, class, first, BLK_STS_OK);
+		} else {
+			atomic64_inc(&wc->failed[(__force u8)wb->status]);
+			wberr_log_fault(wc, id, bio, class, first, wb->status);
+			wb->acct = wberr_acct_start(wc, bio, &wb->acct_start);
+		}
 	}
-
-	/* status reads these counters in the opposite order: see there */
-	smp_mb__before_atomic();
-	if (wb->action == WBERR_ACT_DROP) {
-		atomic64_inc(&wc->bios_dropped);
-		wberr_log_fault(wc, id, bio, class, first, BLK_STS_OK);
-		wb->acct = false;
-	} else {
-		atomic64_inc(&wc->failed[(__force u8)wb->status]);
-		wberr_log_fault(wc, id, bio, class, first, wb->status);
-		wb->acct = wberr_acct_start(wc, bio, &wb->acct_start);
-	}
-	if (!ms || !wberr_hold(wc, wb, ms))
-		wberr_finish(wc, bio, wb);
+	if (ms && wberr_hold(wc, bio, wb, id, class, ms))
+		return true;
+	if (trace_wberr_fault_enabled())
+		wberr_trace_fault(wc, bio, id, class, wb->action, wb->status, 0);
+	if (wb->action == WBERR_ACT_PASS)
+		return false;
+	wberr_finish(wc, bio, wb);
 	return true;
 }
 
@@ -1583,23 +1646,18 @@ static int wberr_map(struct dm_target *ti, struct bio *bio)
 /* Suspend / resume                                                         */
 /* ------------------------------------------------------------------------ */
 
-static void wberr_set_may_delay(struct wberr_c *wc, bool may_delay)
-{
-	spin_lock_irq(&wc->delay_lock);
-	wc->may_delay = may_delay;
-	spin_unlock_irq(&wc->delay_lock);
-}
-
 /*
- * Fail every held bio now, so that a suspend (and so a table swap or a
+ * Finish every held bio now, so that a suspend (and so a table swap or a
  * device removal) never waits out a delay rule.  Until resume, delay rules
- * fail their bios at once.
+ * act on their bios at once.
  */
 static void wberr_presuspend(struct dm_target *ti)
 {
 	struct wberr_c *wc = ti->private;
 
-	wberr_set_may_delay(wc, false);
+	spin_lock_irq(&wc->delay_lock);
+	wc->suspending = true;
+	spin_unlock_irq(&wc->delay_lock);
 	timer_delete_sync(&wc->delay_timer);
 	cancel_work_sync(&wc->delay_work);
 	wberr_release_delayed(wc, true);
@@ -1607,7 +1665,26 @@ static void wberr_presuspend(struct dm_target *ti)
 
 static void wberr_presuspend_undo(struct dm_target *ti)
 {
-	wberr_set_may_delay(ti->private, true);
+	struct wberr_c *wc = ti->private;
+
+	spin_lock_irq(&wc->delay_lock);
+	wc->suspending = false;
+	spin_unlock_irq(&wc->delay_lock);
+}
+
+/*
+ * The "release" message: the way out of a suspend presuspend does not see
+ * (dm-stats' internal suspend, a device stacked above).  Finishing what is
+ * held is not enough: such a suspend sends new bios (a file system frozen
+ * above writes and flushes, one step after the other), which would be
+ * held again.  So nothing is held until the next resume.
+ */
+static void wberr_release(struct wberr_c *wc)
+{
+	spin_lock_irq(&wc->delay_lock);
+	wc->released = true;
+	spin_unlock_irq(&wc->delay_lock);
+	wberr_release_delayed(wc, true);
 }
 
 static void wberr_resume(struct dm_target *ti)
@@ -1617,7 +1694,11 @@ static void wberr_resume(struct dm_target *ti)
 	mutex_lock(&wberr_targets_lock);
 	wc->resumed = ++wberr_resume_gen;
 	mutex_unlock(&wberr_targets_lock);
-	wberr_set_may_delay(wc, true);
+	spin_lock_irq(&wc->delay_lock);
+	wc->suspending = false;
+	wc->released = false;
+	wc->stretch_start = 0;	/* a resume starts afresh */
+	spin_unlock_irq(&wc->delay_lock);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2454,8 +2535,7 @@ static int wberr_do_message(struct wberr_c *wc, unsigned int argc,
 		if (!strcmp(verb, "clear")) {
 			wberr_clear_rules(wc->rules);
 		} else if (!strcmp(verb, "release")) {
-			/* the way out of a suspend presuspend does not see */
-			wberr_release_delayed(wc, true);
+			wberr_release(wc);
 		} else {
 			spin_lock_irq(&wc->log_lock);
 			wc->log_first = wc->log_next;
