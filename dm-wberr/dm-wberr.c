@@ -1360,6 +1360,14 @@ static void wberr_finish(struct wberr_c *wc, struct bio *bio,
 {
 	switch (wb->action) {
 	case WBERR_ACT_PASS:
+		/*
+		 * Only a held bio gets here, from the timer's work, a message
+		 * or presuspend, which may sleep.  REQ_NOWAIT said its
+		 * submitter must not block; left on, it makes the device below
+		 * fail the bio with BLK_STS_AGAIN when it has no free tag, as
+		 * when a thousand held bios expire together.
+		 */
+		bio->bi_opf &= ~REQ_NOWAIT;
 		/* dm core accounts it from here, as it does for dm-delay */
 		wberr_remap(wc, bio);
 		dm_submit_bio_remap(bio, NULL);
