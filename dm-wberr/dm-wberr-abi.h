@@ -8,8 +8,9 @@
  * disagree.  No kernel or libc includes: the errno names resolve in the
  * includer's errno.h.
  *
- * Define WBERR_ABI_STATUS(nr, name, sfx, err), WBERR_ABI_OP(sfx, name)
- * and/or WBERR_ABI_FLAG(sfx, name) before including it; each list is
+ * Define WBERR_ABI_STATUS(nr, name, sfx, err), WBERR_ABI_OP(sfx, name),
+ * WBERR_ABI_SPLIT_OP(sfx) and/or WBERR_ABI_FLAG(sfx, name) before
+ * including it; each list is
  * expanded once and the macro undefined, so the file has no include guard
  * on purpose.
  */
@@ -57,6 +58,19 @@ WBERR_ABI_OP(FLUSH,		flush)
 WBERR_ABI_OP(DISCARD,		discard)
 WBERR_ABI_OP(WRITE_ZEROES,	write_zeroes)
 #undef WBERR_ABI_OP
+#endif
+
+/*
+ * The op classes a split=1 rule may have, by suffix; split=1 with any
+ * other class is refused.  dm core forbids dm_accept_partial_bio() on the
+ * bios __send_duplicate_bios() sends, every discard and write-zeroes bio,
+ * and an empty flush has no sectors to cut.
+ */
+#ifdef WBERR_ABI_SPLIT_OP
+WBERR_ABI_SPLIT_OP(READ)
+WBERR_ABI_SPLIT_OP(WRITE)
+WBERR_ABI_SPLIT_OP(FUA)
+#undef WBERR_ABI_SPLIT_OP
 #endif
 
 /*

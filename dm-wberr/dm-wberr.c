@@ -66,19 +66,24 @@ enum wberr_class {
 
 #define WBERR_ALL_CLASSES	((1U << WBERR_NR_CLASSES) - 1)
 #define WBERR_DATA_CLASSES	(WBERR_ALL_CLASSES & ~BIT(WBERR_FLUSH))
-/*
- * The classes split=1 may cut.  dm core forbids dm_accept_partial_bio() on
- * a bio it sends through __send_duplicate_bios(), which serves every
- * discard and write-zeroes bio (it works with one bio per target today,
- * but only by accident of num_*_bios being 1), and an empty flush has no
- * sectors.
- */
-#define WBERR_SPLIT_CLASSES	(BIT(WBERR_READ) | BIT(WBERR_WRITE) | BIT(WBERR_FUA))
 #define WBERR_NO_CLASS		WBERR_NR_CLASSES
 
 static const char * const wberr_class_names[WBERR_NR_CLASSES] = {
 #define WBERR_ABI_OP(sfx, name)						\
 	[WBERR_##sfx] = #name,
+#include "dm-wberr-abi.h"
+};
+
+/*
+ * The classes split=1 may cut (dm-wberr-abi.h): dm core forbids
+ * dm_accept_partial_bio() on a bio it sends through
+ * __send_duplicate_bios(), which serves every discard and write-zeroes
+ * bio (cutting one works today only because num_*_bios is 1), and an
+ * empty flush has no sectors.
+ */
+static const bool wberr_class_splits[WBERR_NR_CLASSES] = {
+#define WBERR_ABI_SPLIT_OP(sfx)						\
+	[WBERR_##sfx] = true,
 #include "dm-wberr-abi.h"
 };
 
@@ -1587,7 +1592,8 @@ static bool wberr_inject(struct dm_target *ti, struct wberr_c *wc,
 
 	rcu_read_lock();
 	snap = rcu_dereference(wc->rules->snap);
-	if (snap && snap->nr_split && (BIT(class) & WBERR_SPLIT_CLASSES)) {
+	if (snap && snap->nr_split && class != WBERR_NO_CLASS &&
+	    wberr_class_splits[class]) {
 		end = wberr_split_end(snap, class, bio->bi_opf, first, last,
 				      bdev_logical_block_size(wc->dev->bdev) >>
 				      SECTOR_SHIFT);
@@ -2132,11 +2138,13 @@ static int wberr_parse_rule(struct wberr_c *wc, const char *what,
 			      what);
 		return -EINVAL;
 	}
-	if (r->split && (r->classes & ~WBERR_SPLIT_CLASSES)) {
-		WBERR_MSG_ERR(wc,
-			      "%s: split=1 applies to read, write and fua only (dm core cannot cut a discard or write_zeroes bio; a flush has no sectors)",
-			      what);
-		return -EINVAL;
+	for (i = 0; r->split && i < WBERR_NR_CLASSES; i++) {
+		if ((r->classes & BIT(i)) && !wberr_class_splits[i]) {
+			WBERR_MSG_ERR(wc,
+				      "%s: split=1 applies to read, write and fua only (dm core cannot cut a discard or write_zeroes bio; a flush has no sectors)",
+				      what);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

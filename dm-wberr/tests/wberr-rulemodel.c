@@ -234,7 +234,8 @@ static void gen_rule(struct mrule *r, uint64_t len, char *msg, size_t msize)
 		nw++;
 	}
 	if (rn(3) == 0) {
-		r->split = rn(2);
+		/* split=1 only for the classes it may cut (dm-wberr-abi.h) */
+		r->split = !(r->classes & ~WB_OP_SPLIT) && rn(2);
 		snprintf(words[nw++], sizeof(words[0]), "split=%d", r->split);
 	}
 
