@@ -1734,6 +1734,8 @@ static noinline bool wberr_inject(struct dm_target *ti, struct wberr_c *wc,
  * region, a 4 KiB direct write costs 50 instructions more than through
  * dm-linear this way, 279 when each bio searched the class index
  * (docs/measurements.md, 2026-12-07).
+ *
+ * Return: false when no rule can match the bio.
  */
 static inline bool wberr_may_match(struct dm_target *ti, struct wberr_c *wc,
 				   struct bio *bio)
