@@ -9,11 +9,11 @@
  * includer's errno.h.
  *
  * Define WBERR_ABI_STATUS(nr, name, sfx, err), WBERR_ABI_OP(sfx, name),
- * WBERR_ABI_FLAG(sfx, name), WBERR_ABI_ACTION(sfx, name) and/or
- * WBERR_ABI_KEY(sfx, wire, yaml, kind, min, max, dflt, listed) before
- * including it; each list is expanded once and the macro undefined, so the
- * file has no include guard on purpose.  The constants first are guarded:
- * the first include defines them.
+ * WBERR_ABI_SPLIT_OP(sfx), WBERR_ABI_FLAG(sfx, name), WBERR_ABI_ACTION(sfx,
+ * name) and/or WBERR_ABI_KEY(sfx, wire, yaml, kind, min, max, dflt, listed)
+ * before including it; each list is expanded once and the macro undefined,
+ * so the file has no include guard on purpose.  The constants first are
+ * guarded: the first include defines them.
  */
 
 #ifndef WBERR_ABI_NR_STATUS
@@ -26,7 +26,10 @@
  * The longest action=delay:<ms>.  A held bio keeps every suspend that the
  * target's presuspend does not see waiting (dm-stats' internal suspend, a
  * device stacked above) and its submitter in D state: stay below the
- * default hung-task timeout (120 s).  The "release" message ends the wait.
+ * default hung-task timeout (120 s).  It also bounds a waiter of a chain
+ * of bios: the target holds bios for at most this long at a stretch
+ * (dm-wberr.c, wberr_hold_until()).  The "release" message ends the wait
+ * and stops holding until the next resume.
  */
 #define WBERR_ABI_DELAY_MAX_MS		60000
 /* prob= is in parts per million */
@@ -91,6 +94,19 @@ WBERR_ABI_OP(FLUSH,		flush)
 WBERR_ABI_OP(DISCARD,		discard)
 WBERR_ABI_OP(WRITE_ZEROES,	write_zeroes)
 #undef WBERR_ABI_OP
+#endif
+
+/*
+ * The op classes a split=1 rule may have, by suffix; split=1 with any
+ * other class is refused.  dm core forbids dm_accept_partial_bio() on the
+ * bios __send_duplicate_bios() sends, every discard and write-zeroes bio,
+ * and an empty flush has no sectors to cut.
+ */
+#ifdef WBERR_ABI_SPLIT_OP
+WBERR_ABI_SPLIT_OP(READ)
+WBERR_ABI_SPLIT_OP(WRITE)
+WBERR_ABI_SPLIT_OP(FUA)
+#undef WBERR_ABI_SPLIT_OP
 #endif
 
 /*

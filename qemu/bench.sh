@@ -23,8 +23,9 @@
 # (the Makefile passes it when run-suites --needs default says pmem), so
 # that the DAX instances run too.
 #
-# Knobs (environment): BENCH_ROUNDS, BENCH_RUNTIME, BENCH_ENGINES for the
-# icount run; BENCH_VIRTIO_ROUNDS, BENCH_VIRTIO_RUNTIME, BENCH_VIRTIO_ENGINES,
+# Knobs (environment): BENCH_ROUNDS, BENCH_RUNTIME, BENCH_ENGINES and
+# BENCH_TARGETS (bench-dm.sh -t: the dm targets, e.g. "lin wb0 wb1k wb1koff")
+# for the icount run; BENCH_VIRTIO_ROUNDS, BENCH_VIRTIO_RUNTIME, BENCH_VIRTIO_ENGINES,
 # BENCH_VIRTIO_MB for the virtio run; BENCH_BOOTS.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,7 +68,7 @@ if wants icount; then
 	echo "[bench] 1/4 icount: $rounds rotated rounds x ${runtime}s per run, engines $engines, -icount shift=4,sleep=off -smp 1, null_blk"
 	guest --results "$out/icount" --name bench-icount \
 		--accel tcg --icount 4 --smp 1 --disks 0 --append "$nullblk" --timeout 5400 \
-		--cmd "/opt/wberr/libexec/bench-dm.sh -o /results/bench $rounds $runtime $engines"
+		--cmd "/opt/wberr/libexec/bench-dm.sh -o /results/bench ${BENCH_TARGETS:+-t '$BENCH_TARGETS'} $rounds $runtime $engines"
 fi
 
 if wants virtio; then

@@ -27,9 +27,11 @@ LABELS = {
     "lin": "dm-linear",
     "flk": "dm-flakey (up)",
     "wb0": "dm-wberr, no rules",
-    "wb1k": "dm-wberr, 1,000 non-matching rules",
+    "wb1k": "dm-wberr, 1,000 rules over the I/O region (prob=0)",
+    "wb1koff": "dm-wberr, 1,000 rules off the I/O region",
 }
-COLOURS = {"raw": "#888888", "lin": "#1f77b4", "flk": "#ff7f0e", "wb0": "#2ca02c", "wb1k": "#d62728"}
+COLOURS = {"raw": "#888888", "lin": "#1f77b4", "flk": "#ff7f0e", "wb0": "#2ca02c", "wb1k": "#d62728",
+           "wb1koff": "#9467bd"}
 CHART_PERCENTILES = ["1", "5", "10", "20", "30", "40", "50", "60", "70", "80", "90", "95",
                      "99", "99.5", "99.9", "99.99"]
 

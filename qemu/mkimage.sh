@@ -213,6 +213,7 @@ install -m 0644 "$here/guest/apps-env" "$root/opt/wberr/libexec/apps-env"
 install -m 0644 "$here/guest/oops-patterns" "$root/opt/wberr/libexec/oops-patterns"
 install -m 0755 "$here/guest/bench-dm.sh" "$root/opt/wberr/libexec/bench-dm.sh"
 install -m 0755 "$here/guest/bench-burst.sh" "$root/opt/wberr/libexec/bench-burst.sh"
+install -m 0755 "$here/guest/bench-held.sh" "$root/opt/wberr/libexec/bench-held.sh"
 
 busybox=/bin/busybox
 [ -x "$busybox" ] || die "$busybox missing: install the Debian package busybox-static (make deps)"

@@ -17,6 +17,7 @@
  *            a mounted device): blkdev_fsync() sends an empty REQ_PREFLUSH
  *            bio (SECTOR is ignored)
  *   discard  BLKDISCARD of NSECT sectors
+ *   secdiscard BLKSECDISCARD of NSECT sectors (REQ_OP_SECURE_ERASE)
  *   zeroout  BLKZEROOUT of NSECT sectors
  *   loopinfo LOOP_GET_STATUS64 on DEV (SECTOR is ignored): a dm device
  *            passes it to a loop device below; prints the backing file's
@@ -53,7 +54,7 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: wberr-dio [-t] [-R] [-n COUNT] DEV write|fua|nowait|read|check|flush|discard|zeroout|loopinfo SECTOR [NSECT [FILL]]\n");
+		"usage: wberr-dio [-t] [-R] [-n COUNT] DEV write|fua|nowait|read|check|flush|discard|secdiscard|zeroout|loopinfo SECTOR [NSECT [FILL]]\n");
 	exit(2);
 }
 
@@ -105,7 +106,8 @@ static int run_op(const char *dev, const char *op, unsigned long long sector,
 
 	if (!strcmp(op, "fua"))
 		flags |= O_DSYNC;
-	if (!strcmp(op, "flush") || !strcmp(op, "discard") || !strcmp(op, "zeroout"))
+	if (!strcmp(op, "flush") || !strcmp(op, "discard") ||
+	    !strcmp(op, "secdiscard") || !strcmp(op, "zeroout"))
 		flags &= ~O_DIRECT;
 	if (!strcmp(op, "read") || !strcmp(op, "check"))
 		flags = O_RDONLY | O_DIRECT;
@@ -144,11 +146,13 @@ static int run_op(const char *dev, const char *op, unsigned long long sector,
 		}
 	} else if (!strcmp(op, "flush")) {
 		err = fsync(fd) ? errno : 0;
-	} else if (!strcmp(op, "discard") || !strcmp(op, "zeroout")) {
+	} else if (!strcmp(op, "discard") || !strcmp(op, "secdiscard") ||
+		   !strcmp(op, "zeroout")) {
 		uint64_t range[2] = { off, len };
+		unsigned long req = !strcmp(op, "discard") ? BLKDISCARD :
+				    !strcmp(op, "secdiscard") ? BLKSECDISCARD : BLKZEROOUT;
 
-		err = ioctl(fd, !strcmp(op, "discard") ? BLKDISCARD : BLKZEROOUT,
-			    range) ? errno : 0;
+		err = ioctl(fd, req, range) ? errno : 0;
 	} else if (!strcmp(op, "loopinfo")) {
 		struct loop_info64 info;
 

@@ -191,7 +191,8 @@ static void gen_rule(struct mrule *m, uint64_t len, char *msg, size_t msize)
 		nw++;
 	}
 	if (rn(3) == 0) {
-		r->split = (int)rn(2);
+		/* split=1 only for the classes it may cut (dm-wberr-abi.h) */
+		r->split = !(r->ops & ~WB_OP_SPLIT) && rn(2);
 		word(m, WB_KEY_SPLIT, words[nw++], sizeof(words[0]));
 	}
 

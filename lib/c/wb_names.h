@@ -51,6 +51,12 @@ enum {
 #include "dm-wberr-abi.h"
 	WB_OP_ALL = (1 << WB_OP_NR_BITS) - 1,
 };
+/* the classes a split=1 rule may have: the target refuses the others */
+enum {
+	WB_OP_SPLIT = 0
+#define WBERR_ABI_SPLIT_OP(sfx) | WB_OP_##sfx
+#include "dm-wberr-abi.h"
+};
 /* the six class names then "all" */
 extern const struct wb_name_val wb_op_names[];
 extern const size_t wb_nr_ops;		/* six: "all" excluded */
