@@ -62,7 +62,7 @@ MODDIR    := $(BUILD)/modules-$(KSTEM)
 # tests and each guest boot's tests by position, k % N == I-1; the scenario
 # library's instances in N equal runs ordered by file-system kind,
 # wberr-run --shard), into a results directory of its own;
-# qemu/merge-shards.sh makes one report of the N (README, "Shards").
+# harness/merge-shards.sh makes one report of the N (README, "Shards").
 SHARD     ?=
 ifneq ($(SHARD),)
 ifeq ($(shell . $(TOP)/lib/sh/shard.sh && shard_parse '$(SHARD)' 2>/dev/null && echo ok),)
@@ -72,7 +72,7 @@ endif
 SHARD_APPEND := $(if $(SHARD),--append wberr_shard=$(SHARD))
 RESULTS   := $(call results_of,$(KERNEL))$(if $(SHARD),-shard-$(subst /,-of-,$(SHARD)))
 IMAGE     := $(BUILD)/initramfs-$(KSTEM).cpio
-# The apps disk (qemu/mkapps.sh): sqlite3 and PostgreSQL 15 unpacked, for
+# The apps disk (harness/mkapps.sh): sqlite3 and PostgreSQL 15 unpacked, for
 # the tests that say `# wberr-requires: apps`; built and cached in
 # $(WBERR_CACHE)/apps-<key>/, copied here.
 APPS_IMG  := $(BUILD)/apps.img
@@ -81,7 +81,7 @@ APPS_IMG  := $(BUILD)/apps.img
 # `# wberr-uses: pmem` (tests/README.md): $(call pmem_for,SEL) asks
 # run-suites which hardware the tests SEL selects declare.
 PMEM_ARGS := --pmem 512M
-pmem_for = $(if $(filter pmem,$(shell WBERR_TESTS_DIR=$(TOP)/tests sh $(TOP)/qemu/guest/run-suites --needs $(1))),$(PMEM_ARGS))
+pmem_for = $(if $(filter pmem,$(shell WBERR_TESTS_DIR=$(TOP)/tests sh $(TOP)/harness/guest/run-suites --needs $(1))),$(PMEM_ARGS))
 # more Debian packages on it, for your own program (docs/testing-your-program.md)
 APPS_PACKAGES ?=
 export WBERR_APPS_PACKAGES := $(APPS_PACKAGES)
@@ -115,7 +115,7 @@ KTREE = $(shell KCONFIG=$(KCONFIG) WBERR_CACHE=$(WBERR_CACHE) $(TOP)/kernel/buil
 DEBDIR = $(eval DEBDIR := $(shell WBERR_CACHE=$(WBERR_CACHE) $(TOP)/kernel/debian.sh --kernel $(KERNEL) --print-dir))$(DEBDIR)
 # What run-guest boots and what mkimage.sh takes the kernel's files from.
 # Our build without the series says so on its command line: the tests of
-# the series skip there (qemu/guest/lib.sh, wberr_need_series), where on
+# the series skip there (harness/guest/lib.sh, wberr_need_series), where on
 # KERNEL=patched its absence is a failure.
 ifneq ($(OWN_BUILD),)
 GUEST_KERNEL = --kernel-tree $(KTREE)$(if $(filter unpatched,$(KERNEL)), --append wberr_kernel=unpatched)
@@ -133,7 +133,7 @@ DEB_PACKAGES := linux-source-6.12 build-essential flex bison bc libelf-dev \
 	libdevmapper-dev libyaml-dev fio e2fsprogs xfsprogs btrfs-progs \
 	xz-utils python3 util-linux patch
 
-.PHONY: help deps kernel module userspace guest-tools image apps run test unit-test \
+.PHONY: help deps kernel module tools guest-tools image apps run test unit-test \
 	guest-test test-shard bench soak shell compare clean distclean check-runner
 
 help:
@@ -141,9 +141,9 @@ help:
 	@echo "make test   - the full test suite (host unit tests + guest suites)"
 	@echo "make bench  - benchmarks: -icount ratios, virtio fio latency, boot and suite times (build/results/bench.md)"
 	@echo "make shell  - boot the guest with a shell on the console"
-	@echo "make deps | kernel | module | kselftest | userspace | image | apps | clean"
+	@echo "make deps | kernel | module | kselftest | tools | image | apps | clean"
 	@echo "KCONFIG=debug selects the debug kernel (KASAN, lockdep, kmemleak)"
-	@echo "make test SHARD=I/N - one of N shards; qemu/merge-shards.sh OUT DIRS... merges their reports"
+	@echo "make test SHARD=I/N - one of N shards; harness/merge-shards.sh OUT DIRS... merges their reports"
 	@echo "make test JOBS=N    - the N shards at once on this machine, merged into build/results (default: cores + 1, at most 4)"
 	@echo "KERNEL=debian-6.12|debian-6.1 tests Debian's shipped kernel instead of ours (KERNEL=patched)"
 	@echo "make compare KERNELS='patched debian-6.12 debian-6.1' - make run on each, one side-by-side table (build/compare/compare.md)"
@@ -197,9 +197,9 @@ module: kernel
 endif
 
 # Guest-side helper programs that live next to the tests that use them.
-GUEST_TOOL_SRCS := $(wildcard $(TOP)/qemu/guest/*.c $(TOP)/dm-wberr/tests/*.c $(TOP)/kernel/tests/*.c)
+GUEST_TOOL_SRCS := $(filter-out %/wberr-names.c,$(wildcard $(TOP)/tools/guest/*.c))
 GUEST_TOOLS := $(patsubst %.c,$(GUEST_BIN)/%,$(notdir $(GUEST_TOOL_SRCS)))
-vpath %.c $(TOP)/qemu/guest $(TOP)/dm-wberr/tests $(TOP)/kernel/tests
+vpath %.c $(TOP)/tools/guest
 
 # Every C program links lib/c's archive (lib/README.md); its own Makefile
 # decides whether the archive is stale and installs wberr-names.
@@ -222,9 +222,9 @@ $(GUEST_BIN)/wberr-rulemodel: GUEST_LDLIBS += -ldevmapper
 
 guest-tools: $(LIBWB) $(GUEST_TOOLS)
 
-userspace: deps guest-tools
-	@$(MAKE) -s -C $(TOP)/userspace BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN)
-	@$(MAKE) -s -C $(TOP)/userspace/stress BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN)
+tools: deps guest-tools
+	@$(MAKE) -s -C $(TOP)/tools/wberr-run BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN)
+	@$(MAKE) -s -C $(TOP)/tools/wberr-stress BUILD=$(BUILD) GUEST_BIN=$(GUEST_BIN)
 
 # The series' own kselftest (kernel/patches 0006,
 # tools/testing/selftests/filesystems/wb_err), built from the kernel tree
@@ -243,16 +243,16 @@ kselftest: kernel
 		$(MAKE) -s -C $$src OUTPUT=$(KSELFTEST) KHDR_INCLUDES= || exit 1; \
 	done)
 
-image: kernel module userspace kselftest
-	@$(TOP)/qemu/mkimage.sh $(IMAGE_KERNEL) --modules $(MODDIR) --kselftests $(KSELFTEST) --out $(IMAGE)
+image: kernel module tools kselftest
+	@$(TOP)/harness/mkimage.sh $(IMAGE_KERNEL) --modules $(MODDIR) --kselftests $(KSELFTEST) --out $(IMAGE)
 
 # Downloads the Debian packages once (about 41 MiB), then reuses the cache.
-# qemu/host-tools.sh asks wberr-names (lib/c) for the mkfs programs.
+# harness/host-tools.sh asks wberr-names (built by lib/c) for the mkfs programs.
 apps: $(LIBWB)
-	@$(TOP)/qemu/mkapps.sh --out $(APPS_IMG)
+	@$(TOP)/harness/mkapps.sh --out $(APPS_IMG)
 
-unit-test: userspace
-	@$(TOP)/qemu/tests/run-host-tests.sh $(RESULTS)
+unit-test: tools
+	@$(TOP)/harness/tests/run-host-tests.sh $(RESULTS)
 
 # Everything: host unit tests, runner self-checks, then one guest boot that
 # runs every suite without optional hardware (one vCPU, no apps disk, no
@@ -265,7 +265,7 @@ unit-test: userspace
 #
 # JOBS=N runs that as N shards at once (SHARD=1/N .. N/N, each its own
 # boots, one vCPU each), then merges them into $(RESULTS) with
-# qemu/merge-shards.sh: the same tests, spread over the host's cores.
+# harness/merge-shards.sh: the same tests, spread over the host's cores.
 # By default one more than the host's cores when it has two or more: a
 # guest that sleeps in a test leaves its core idle, and the extra shard
 # fills it (docs/measurements.md, "make test under 6 minutes").  At most
@@ -295,7 +295,7 @@ test: image apps
 		$(MAKE) --no-print-directory test-shard SHARD=$$i/$(JOBS) JOBS=1 2>&1 | sed -u "s|^|[$$i/$(JOBS)] |" & pids="$$pids $$!"; \
 	done; \
 	for p in $$pids; do wait $$p; done; \
-	$(TOP)/qemu/merge-shards.sh $(RESULTS) $(foreach i,$(shell seq 1 $(JOBS)),$(RESULTS)-shard-$(i)-of-$(JOBS))
+	$(TOP)/harness/merge-shards.sh $(RESULTS) $(foreach i,$(shell seq 1 $(JOBS)),$(RESULTS)-shard-$(i)-of-$(JOBS))
 endif
 
 # make test's work once image and apps are there: all of it, or SHARD's.
@@ -305,33 +305,33 @@ test-shard:
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(if $(SHARD),echo $(SHARD) > $(RESULTS)/shard; . $(TOP)/lib/sh/manifest.sh; manifest_add $(RESULTS) shard shard - host; \
 		echo "[test] shard $(SHARD): results in $(RESULTS)")
-	@WBERR_SHARD=$(SHARD) $(TOP)/qemu/tests/run-host-tests.sh $(RESULTS) || true
-	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
+	@WBERR_SHARD=$(SHARD) $(TOP)/harness/tests/run-host-tests.sh $(RESULTS) || true
+	@$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
 		--suites all --name suites || true
 	@if [ -n "$(call pmem_for,pmem)" ]; then \
-		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
+		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
 		--suites pmem $(PMEM_ARGS) --name suites-pmem || true; fi
 	@if grep -qs '^# wberr-smp:' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
-		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
+		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) $(call pmem_for,smp) \
 		--suites smp --smp 2 --name suites-smp2 || true; fi
 	@if grep -qsE '^# wberr-requires:(.* )?apps( |$$)' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
-		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
+		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) $(call pmem_for,apps) \
 		--suites apps --apps $(APPS_IMG) --name suites-apps || true; fi
 	@if [ "$(KCONFIG)" = debug ]; then \
-		$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
+		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
 		--suites debug-controls --name debug-controls --expect-reports || true; fi
-	@$(TOP)/qemu/report.sh $(RESULTS)
+	@$(TOP)/harness/report.sh $(RESULTS)
 
 # make run SCENARIOS='FILE|DIR ...' FILTER='GLOB ...': your own scenario
 # files instead of the library in the image (no image rebuild), and/or only
 # the instances whose id (fs/name[status], see wberr-run --list) matches a
 # glob; commas or spaces separate globs.  Either runs only the scenario
-# suite.  qemu/run-payload.sh checks both on the host before the boot and
+# suite.  harness/run-payload.sh checks both on the host before the boot and
 # lays out the payload (/payload/scenarios, /payload/scenario-filter;
 # tests/scenarios/001 reads them).
 SCENARIOS ?=
@@ -347,21 +347,21 @@ RUN_PAYLOAD_ARGS := $(if $(strip $(SCENARIOS)),--payload $(RUN_PAYLOAD)/scenario
 	$(if $(strip $(RUN_APPS)),--apps $(APPS_IMG))
 
 .PHONY: run-payload
-run-payload: userspace
-	@$(TOP)/qemu/run-payload.sh --wberr-run $(GUEST_BIN)/wberr-run --out $(RUN_PAYLOAD) \
+run-payload: tools
+	@$(TOP)/harness/run-payload.sh --wberr-run $(GUEST_BIN)/wberr-run --out $(RUN_PAYLOAD) \
 		--library $(TOP)/scenarios $(if $(strip $(FILTER)),--filter '$(strip $(FILTER))') $(strip $(SCENARIOS))
 
 run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
-	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
+	@$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} \
 		--suites $(RUN_SUITES) $(strip $(RUN_PAYLOAD_ARGS)) $(call pmem_for,$(RUN_SUITES)) --name run || true
-	@$(TOP)/qemu/report.sh --summary $(RESULTS)
+	@$(TOP)/harness/report.sh --summary $(RESULTS)
 
 # make compare KERNELS='patched debian-6.12 debian-6.1': `make run` on each
 # kernel (SCENARIOS= and FILTER= pass through; each keeps its own results
 # directory), then one side-by-side table of what each call returned:
-# build/compare/compare.md and compare.json (qemu/compare.py).  A kernel's
+# build/compare/compare.md and compare.json (harness/compare.py).  A kernel's
 # failed instances are results, not a reason to stop; a run that left no
 # results.json is.
 KERNELS ?= patched debian-6.12 debian-6.1
@@ -373,23 +373,23 @@ compare:
 		[ -n "$$(. $(TOP)/lib/sh/manifest.sh; manifest_paths $$d results-json)" ] || { \
 			echo "[compare] error: make run KERNEL=$$k left no results.json; its console log is under $$d" >&2; exit 1; }; \
 	done
-	@python3 $(TOP)/qemu/compare.py --out $(BUILD)/compare $(foreach k,$(KERNELS),$(k)=$(call results_of,$(k)))
+	@python3 $(TOP)/harness/compare.py --out $(BUILD)/compare $(foreach k,$(KERNELS),$(k)=$(call results_of,$(k)))
 
 # Hours of stress for people who want them: DURATION in seconds.
 DURATION ?= 3600
 soak: image
 	@mkdir -p $(BUILD)/results-soak
-	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
+	@$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(BUILD)/results-soak --suites stress --smp 2 --name soak \
 		--timeout $$(( $(DURATION) * 3 + 900 )) --append "wberr_stress_duration=$(DURATION)"
-	@$(TOP)/qemu/report.sh $(BUILD)/results-soak
+	@$(TOP)/harness/report.sh $(BUILD)/results-soak
 
 shell: image
-	@$(TOP)/qemu/run-guest $(GUEST_KERNEL) --image $(IMAGE) --interactive
+	@$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) --interactive
 
 bench: image
-	@[ "$(KERNEL)" = patched ] || { echo "make bench: only KERNEL=patched for now (qemu/bench.sh takes a kernel tree)" >&2; exit 2; }
-	@$(TOP)/qemu/bench.sh --kernel-tree $(KTREE) --image $(IMAGE) $(call pmem_for,default)
+	@[ "$(KERNEL)" = patched ] || { echo "make bench: only KERNEL=patched for now (harness/bench.sh takes a kernel tree)" >&2; exit 2; }
+	@$(TOP)/harness/bench.sh --kernel-tree $(KTREE) --image $(IMAGE) $(call pmem_for,default)
 
 clean:
 	rm -rf $(BUILD)

@@ -146,7 +146,7 @@ WBERR_ABI_ACTION(PASS,		pass)	/* remap: only after a delay */
  * message and the table line's "rule"), in the order "list" prints them:
  *   sfx     the enum suffix (WBERR_KEY_<sfx>)
  *   wire    the key in a message
- *   yaml    the key of a scenario's fault step (userspace/src/parse.c),
+ *   yaml    the key of a scenario's fault step (tools/wberr-run/parse.c),
  *           where it differs: bio_flags is flags= on the wire
  *   kind    RANGE <first>-<last> sectors; NUMBER a strict decimal u64;
  *           ACTION fail|drop|delay:<ms>[:fail|:drop|:pass]; FLAGS

@@ -4,9 +4,9 @@
  * file each errseq set and each logged fault is on, which fault each set
  * came from, and which cursor moves consumed each set.  Every judge reads
  * its answer and asks only its own question of it: wberr-run its step
- * model (userspace/src/crosscheck.c), wberr-stress its lost, twice and
- * without-cause checks (userspace/stress/oracle.c), program mode its
- * seen, lost, silent and not-fired verdicts (userspace/src/synctrace.c);
+ * model (tools/wberr-run/crosscheck.c), wberr-stress its lost, twice and
+ * without-cause checks (tools/wberr-stress/oracle.c), program mode its
+ * seen, lost, silent and not-fired verdicts (tools/wberr-run/synctrace.c);
  * all three then apply wb_invariants.h.
  *
  * Calls.  A call is a window of the trace: its cursor moves are the

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The three rules every judge checks, written once.  wberr-run judges one
- * step at a time against its model (userspace/src/crosscheck.c);
+ * step at a time against its model (tools/wberr-run/crosscheck.c);
  * wberr-stress judges a whole concurrent run after the fact
- * (userspace/stress/oracle.c); program mode judges an unmodified program's
- * run (userspace/src/synctrace.c).  The rules below only judge:
+ * (tools/wberr-stress/oracle.c); program mode judges an unmodified program's
+ * run (tools/wberr-run/synctrace.c).  The rules below only judge:
  *
  *   cause      an error a call returns has a cause: a logged fault
  *              (wberr-run) or a move of the call's errseq cursor

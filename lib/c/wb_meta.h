@@ -7,9 +7,9 @@
  * holds docs/architecture.md's key list to it.
  *
  * tool= names the judge that re-judges the directory (`wberr-run --replay`):
- *   wberr-run     the step model's cross-checks (userspace/src/crosscheck.c)
- *   wberr-stress  the no-lost-error oracle (userspace/stress/oracle.c)
- *   program       program mode's verdicts (userspace/src/synctrace.c)
+ *   wberr-run     the step model's cross-checks (tools/wberr-run/crosscheck.c)
+ *   wberr-stress  the no-lost-error oracle (tools/wberr-stress/oracle.c)
+ *   program       program mode's verdicts (tools/wberr-run/synctrace.c)
  */
 #ifndef WB_META_H
 #define WB_META_H

@@ -28,7 +28,7 @@ FILE *wb_fopen_in(const char *dir, const char *name, const char *mode);
  * the background threshold (wb_over_bg_thresh()), so everything is written
  * back at once.  An hour keeps both the periodic and the first-dirty
  * wakeups out.  The guest tests do the same with flusher_hold in
- * qemu/guest/lib.sh.  Returns 0 when both sysctls took the value.
+ * harness/guest/lib.sh.  Returns 0 when both sysctls took the value.
  */
 int wb_flusher_hold(void);
 /* the kernel's defaults again: 5 s interval, 30 s expiry */

@@ -22,7 +22,7 @@ void wb_tracefs_events_off(const char *root);
  * Program mode (wberr-run running an unmodified program): besides the
  * errseq events, every sync-family call the program makes, without a pid
  * filter (set_event_pid would also hide filemap_set_wb_err, which fires in
- * writeback completion context in other tasks).  userspace/src/synctrace.h
+ * writeback completion context in other tasks).  tools/wberr-run/synctrace.h
  * reads the result.
  */
 enum {

@@ -27,7 +27,7 @@
 #   manifest_new DIR SUITE BOOT TABLE
 #                                  list what DIR holds that its manifest
 #                                  does not, each with its kind from TABLE
-#                                  (qemu/guest/artifacts): what a test or a
+#                                  (harness/guest/artifacts): what a test or a
 #                                  guest command left
 
 MANIFEST_HEADER='# wberr results manifest: KIND PATH SUITE BOOT (docs/architecture.md, "results/")'

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The one TAP reader on the way out of a run (POSIX awk: mawk, gawk,
-# busybox): what one line of TAP says.  qemu/report.sh totals TAP files
-# with it; qemu/stream-read reads the T lines of the guest's result stream
+# busybox): what one line of TAP says.  harness/report.sh totals TAP files
+# with it; harness/stream-read reads the T lines of the guest's result stream
 # with it (run-guest's progress and its TAP rebuild).  Load it with
 # `awk -f lib/sh/tap.awk -f PROGRAM`.
 #

@@ -3,8 +3,8 @@
  * wb_attr, the one attributor: each kind of call window, each set to its
  * fault by the rules wb_attr.h states, set errnos decoded on a stock
  * kernel, and which cursor moves consumed a set.  The judges' own tests
- * (userspace/tests/test_synctrace.c, test_crosscheck.c, test_evidence.c,
- * userspace/stress/tests/test_oracle.c) drive it through whole runs.
+ * (tools/wberr-run/tests/test_synctrace.c, test_crosscheck.c, test_evidence.c,
+ * tools/wberr-stress/tests/test_oracle.c) drive it through whole runs.
  */
 #include <errno.h>
 #include <string.h>

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The top Makefile installs its Debian packages before anything compiles,
+# under -j too.  A fresh machine once failed at its first C file: make -j
+# compiled lib/c (which needs libdevmapper.h) beside `make deps`, which was
+# still installing libdevmapper-dev; a machine that had the packages could
+# not see it.  Here dpkg-query says every package is missing, apt-get takes
+# two seconds to "install" them and the compiler only records whether that
+# had finished.  TAP on stdout.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$top/lib/sh/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/bin"
+
+cat > "$tmp/bin/dpkg-query" <<'EOF'
+#!/bin/sh
+echo 'unknown ok not-installed'
+EOF
+cat > "$tmp/bin/apt-get" <<EOF
+#!/bin/sh
+case " \$* " in
+*" install "*) sleep 2; touch "$tmp/deps-done" ;;
+esac
+exit 0
+EOF
+# The compiler of every make below (make's CC is cc; lib/c's says gcc if
+# unset): says when it ran, then fails, so make stops there (status 2).
+cat > "$tmp/bin/cc" <<EOF
+#!/bin/sh
+if [ -e "$tmp/deps-done" ]; then echo after; else echo before; fi >> "$tmp/cc.log"
+exit 1
+EOF
+cp "$tmp/bin/cc" "$tmp/bin/gcc"
+chmod +x "$tmp/bin/"*
+
+tap_begin 6
+for goal in guest-tools tools run-payload; do
+	rm -f "$tmp/deps-done" "$tmp/cc.log"
+	rm -rf "$tmp/build"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PATH="$tmp/bin:$PATH" \
+		make -C "$top" -j4 "$goal" BUILD="$tmp/build" WBERR_CACHE="$tmp/cache" \
+		> "$tmp/out" 2>&1
+	status=$?
+	tap_is "$status:$(head -n 1 "$tmp/cc.log" 2>/dev/null)" "2:after" \
+		"make -j4 $goal: the first compile waits for make deps" ||
+		sed 's/^/# /' "$tmp/out"
+	tap_is "$(grep -c before "$tmp/cc.log" 2>/dev/null)" 0 \
+		"make -j4 $goal: no compile before make deps" ||
+		sed 's/^/# /' "$tmp/cc.log"
+done
+tap_end
