@@ -747,31 +747,14 @@ static void outdir_for(const struct prun *p, char *buf, size_t len)
 	snprintf(buf, len, "%.200s/programs/%s", p->cfg->results ? p->cfg->results : "/tmp/wberr-results", id);
 }
 
-int program_run(const struct exec_cfg *cfg, const struct instance *inst, struct inst_result *res)
+/* the scratch directory, the device stack, the setup command: 0, or -1 */
+static int program_setup(struct prun *p)
 {
-	struct prun *p = calloc(1, sizeof(*p));
-	const struct program *pg = inst->sc->prog;
+	const struct exec_cfg *cfg = p->cfg;
+	const struct program *pg = p->pg;
 	char buf[1024];
-	int prc, crc;
-	struct timespec t0;
+	int rc;
 
-	memset(res, 0, sizeof(*res));
-	res->inst = inst;
-	if (!p)
-		return -1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	p->cfg = cfg;
-	p->inst = inst;
-	p->pg = pg;
-	p->res = res;
-	p->program_status = INT_MIN;
-	if (missing_need(pg, buf, sizeof(buf))) {
-		res->verdict = R_SKIP;
-		snprintf(res->reason, sizeof(res->reason), "%s", buf);
-		free(p);
-		return 0;
-	}
-	res->verdict = R_PASS;
 	outdir_for(p, p->outdir, sizeof(p->outdir));
 	mkdir_p(p->outdir);
 	snprintf(p->armed_path, sizeof(p->armed_path), "%s/armed", WORKDIR);
@@ -779,93 +762,135 @@ int program_run(const struct exec_cfg *cfg, const struct instance *inst, struct 
 	if (pg->has_user && chown(WORKDIR, pg->uid, pg->gid))
 		check(p, 0, "setup", "chown %s: %s", WORKDIR, strerror(errno));
 	p->st = (struct stack){ .dmname = cfg->dmname, .disk = cfg->disk, .mnt = cfg->mnt,
-				.seed = cfg->seed, .sc = inst->sc, .fs = inst->fs,
-				.data_mode = inst->data_mode };
+				.seed = cfg->seed, .sc = p->inst->sc, .fs = p->inst->fs,
+				.data_mode = p->inst->data_mode };
 	if (faults_init(&p->fl, cfg->dmname) || stack_setup(&p->st, buf, sizeof(buf))) {
 		check(p, 0, "device", "%s", buf);
-		goto out;
+		return -1;
 	}
 	if (pg->has_user && chown(cfg->mnt, pg->uid, pg->gid))
 		check(p, 0, "setup", "chown %s: %s", cfg->mnt, strerror(errno));
 	mount_dev(p);
-	if (pg->setup[0]) {
-		int rc = run_step_cmd(p, "setup", pg->setup, 0);
-
-		if (rc) {
-			check(p, 0, "setup", "exit status %d (%s/setup.out)", rc, p->outdir);
-			goto out;
-		}
+	if (pg->setup[0] && (rc = run_step_cmd(p, "setup", pg->setup, 0))) {
+		check(p, 0, "setup", "exit status %d (%s/setup.out)", rc, p->outdir);
+		return -1;
 	}
-	if (cfg->tracefs) {
-		const char *what = NULL;
-		unsigned char seed;
+	return 0;
+}
 
-		/*
-		 * The trace names open file descriptions and io_uring requests by
-		 * hashed pointers (%p), and until the CRNG is ready the kernel
-		 * prints every one as "(____ptrval____)" (lib/vsprintf.c), which
-		 * names nothing; under TCG that lasts well past boot.  A blocking
-		 * getrandom() waits for it, and makes the kernel gather the entropy.
-		 */
-		if (getrandom(&seed, 1, 0) != 1)
-			check(p, 0, "trace", "getrandom: %s", strerror(errno));
+/* program mode's trace events: 0, or -1 */
+static int program_trace(struct prun *p)
+{
+	const char *root = p->cfg->tracefs, *what = NULL;
+	unsigned char seed;
 
-		if (wb_tracefs_start(cfg->tracefs, TRACE_KB, &what) < 0 ||
-		    wb_tracefs_program(cfg->tracefs, &what) < 0) {
-			check(p, 0, "trace", "tracefs: %s: %s", what ? what : "?", strerror(errno));
-			goto out;
-		}
-		p->traced = 1;
+	if (!root)
+		return 0;
+	/*
+	 * The trace names open file descriptions and io_uring requests by
+	 * hashed pointers (%p), and until the CRNG is ready the kernel prints
+	 * every one as "(____ptrval____)" (lib/vsprintf.c), which names
+	 * nothing; under TCG that lasts well past boot.  A blocking
+	 * getrandom() waits for it, and makes the kernel gather the entropy.
+	 */
+	if (getrandom(&seed, 1, 0) != 1)
+		check(p, 0, "trace", "getrandom: %s", strerror(errno));
+	if (wb_tracefs_start(root, TRACE_KB, &what) < 0 || wb_tracefs_program(root, &what) < 0) {
+		check(p, 0, "trace", "tracefs: %s: %s", what ? what : "?", strerror(errno));
+		return -1;
 	}
-	prc = run_program(p);
+	p->traced = 1;
+	return 0;
+}
+
+/* the program's run, armed by the plan, and its exit status against the expectation */
+static int program_and_arm(struct prun *p)
+{
+	static const char *const want[] = { "any", "0", "non-zero" };
+	const struct program *pg = p->pg;
+	int prc = run_program(p), ok;
+
 	if (!p->armed && pg->arm == ARM_MARKER)
 		check(p, 0, "arm", "the program never printed the marker \"%s\"", pg->marker);
 	else if (!p->armed)
 		check(p, 0, "arm", "the program ended before the faults were armed");
 	faults_fetch_log(&p->fl);
 	walk_mount(p);
-	{
-		static const char *const want[] = { "any", "0", "non-zero" };
-		int ok = prc >= 0 && (pg->expect_program == EXIT_ANY ||
-				      (pg->expect_program == EXIT_ZERO) == (prc == 0));
+	ok = prc >= 0 && (pg->expect_program == EXIT_ANY || (pg->expect_program == EXIT_ZERO) == (prc == 0));
+	check(p, ok, "program", prc == -1 ? "timed out after %u s" : "exit status %d (expected %s)",
+	      prc == -1 ? pg->timeout_s : (unsigned int)prc, want[pg->expect_program]);
+	return prc;
+}
 
-		check(p, ok, "program", prc == -1 ? "timed out after %u s" : "exit status %d (expected %s)",
-		      prc == -1 ? pg->timeout_s : (unsigned)prc, want[pg->expect_program]);
-	}
-	recover(p);
-	if (pg->check[0]) {
-		mark(p, "check start");
-		p->program_status = prc;
-		crc = run_step_cmd(p, "check", pg->check, 1);
-		mark(p, "check end");
-		/* 0: what was acknowledged survived; 1: the checker found a loss;
-		 * anything else: it could not judge, which is never a pass */
-		check(p, crc == (pg->expect_check == EXIT_ZERO ? 0 : 1), "check",
-		      "%s %d%s%s%s (%s/check.out)", crc == -1 ? "timed out, status" : "exit status", crc,
-		      crc > 1 ? ": the checker could not judge (0 = intact, 1 = a loss found)" : "",
-		      pg->expect_check == EXIT_NONZERO ? "; expected a finding: " : "",
-		      pg->expect_check == EXIT_NONZERO ? pg->why : "", p->outdir);
-	}
-	faults_fetch_log(&p->fl);
-	program_judge(p);
-out:
+/* the checker, after the recovery: 0 intact, 1 a loss found, anything else
+ * it could not judge, which is never a pass */
+static void program_check(struct prun *p, int prc)
+{
+	const struct program *pg = p->pg;
+	int crc;
+
+	if (!pg->check[0])
+		return;
+	mark(p, "check start");
+	p->program_status = prc;
+	crc = run_step_cmd(p, "check", pg->check, 1);
+	mark(p, "check end");
+	check(p, crc == (pg->expect_check == EXIT_ZERO ? 0 : 1), "check",
+	      "%s %d%s%s%s (%s/check.out)", crc == -1 ? "timed out, status" : "exit status", crc,
+	      crc > 1 ? ": the checker could not judge (0 = intact, 1 = a loss found)" : "",
+	      pg->expect_check == EXIT_NONZERO ? "; expected a finding: " : "",
+	      pg->expect_check == EXIT_NONZERO ? pg->why : "", p->outdir);
+}
+
+static void program_teardown(struct prun *p, const struct timespec *t0)
+{
+	struct timespec t1;
+
 	kill_program(p, 0);
 	if (p->traced) {
-		wb_tracefs_program_off(cfg->tracefs);
-		wb_tracefs_events_off(cfg->tracefs);
+		wb_tracefs_program_off(p->cfg->tracefs);
+		wb_tracefs_events_off(p->cfg->tracefs);
 	}
 	stack_teardown(&p->st);
-	res->nfaults = p->fl.nlog;
+	p->res->nfaults = p->fl.nlog;
 	faults_free(&p->fl);
-	{
-		struct timespec t1;
-
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		res->secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	p->res->secs = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 	free(p->paths);
 	wb_files_free(&p->aimed);
 	wb_files_free(&p->after);
+}
+
+/* set-up, the program under its plan, the recovery, the checker, the judge */
+int program_run(const struct exec_cfg *cfg, const struct instance *inst, struct inst_result *res)
+{
+	struct prun *p = calloc(1, sizeof(*p));
+	struct timespec t0;
+	char buf[1024];
+
+	memset(res, 0, sizeof(*res));
+	res->inst = inst;
+	if (!p)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	*p = (struct prun){ .cfg = cfg, .inst = inst, .pg = inst->sc->prog, .res = res,
+			    .program_status = INT_MIN };
+	if (missing_need(p->pg, buf, sizeof(buf))) {
+		res->verdict = R_SKIP;
+		snprintf(res->reason, sizeof(res->reason), "%s", buf);
+		free(p);
+		return 0;
+	}
+	res->verdict = R_PASS;
+	if (!program_setup(p) && !program_trace(p)) {
+		int prc = program_and_arm(p);
+
+		recover(p);
+		program_check(p, prc);
+		faults_fetch_log(&p->fl);
+		program_judge(p);
+	}
+	program_teardown(p, &t0);
 	free(p);
 	return 0;
 }

@@ -232,23 +232,29 @@ static pid_t fork_worker(const struct wbs_run_cfg *cfg, unsigned int p,
 	_exit(wbs_worker_main(&wc));
 }
 
-int wbs_run(const struct wbs_run_cfg *cfg)
+/* one run: what wbs_run()'s stages share */
+struct run {
+	const struct wbs_run_cfg *cfg;
+	int pipes[4][2];	/* ready, go, done, sweep: workers <-> runner */
+	pid_t *wpid, fio_pid[WBS_MAX_FIO];
+	int fio_rc[WBS_MAX_FIO];
+	unsigned int failed;	/* workers that did not exit 0 */
+	struct wb_files fs;
+	struct wbs_faults fp;
+	uint64_t go, stop;
+	char (*paths)[4096];
+	struct stat st;
+};
+
+/* the options, the output directory, the test files and their extents,
+ * the fault programmer, tracing and the pipes: 0, 1 (failed) or 2 (usage) */
+static int run_setup(struct run *r)
 {
+	const struct wbs_run_cfg *cfg = r->cfg;
 	struct wbs_faults_cfg fc = {
 		.dev = cfg->dev, .seed = cfg->seed, .prob_ppm = cfg->prob_ppm,
 		.max_delay_ms = cfg->max_delay_ms, .robust = cfg->robust,
 	};
-	int pipes[4][2], fio_rc[WBS_MAX_FIO] = { 0 };
-	pid_t *wpid = NULL, fio_pid[WBS_MAX_FIO] = { 0 };
-	unsigned int i, failed = 0;
-	struct wb_files fs = { 0 };
-	struct wbs_faults fp = { 0 };
-	uint64_t go = 0, stop = 0, end;
-	int did_suspend = 0, did_reload = 0;
-	unsigned long steps;
-	char (*paths)[4096] = NULL;
-	struct stat st;
-	int rc = 1;
 
 	if (cfg->fds < 1 || cfg->fds > WBS_MAX_FDS || !cfg->procs) {
 		wbs_warn(0, "--fds must be 1..%d and --procs > 0", WBS_MAX_FDS);
@@ -258,115 +264,159 @@ int wbs_run(const struct wbs_run_cfg *cfg)
 		wbs_warn(1, "mkdir %s", cfg->out);
 		return 2;
 	}
-	if (stat(cfg->dir, &st)) {
+	if (stat(cfg->dir, &r->st)) {
 		wbs_warn(1, "%s", cfg->dir);
 		return 2;
 	}
-	if (make_files(cfg, &fs) || wb_files_save(&fs, cfg->out, "files.txt"))
+	if (make_files(cfg, &r->fs) || wb_files_save(&r->fs, cfg->out, "files.txt"))
 		return 2;
-	paths = wbs_xcalloc(nfiles(cfg), sizeof(*paths));
-	for (i = 0; i < nfiles(cfg); i++)
-		file_path(cfg, i, paths[i], sizeof(paths[i]));
-	if (wbs_faults_init(&fp, &fc, &fs, cfg->out))
-		goto out;
-	if (wbs_tracefs_start(cfg->tracefs, cfg->buffer_kb))
-		goto out;
-	for (i = 0; i < 4; i++)
-		if (pipe2(pipes[i], O_CLOEXEC)) {
+	r->paths = wbs_xcalloc(nfiles(cfg), sizeof(*r->paths));
+	for (unsigned int i = 0; i < nfiles(cfg); i++)
+		file_path(cfg, i, r->paths[i], sizeof(r->paths[i]));
+	if (wbs_faults_init(&r->fp, &fc, &r->fs, cfg->out) ||
+	    wbs_tracefs_start(cfg->tracefs, cfg->buffer_kb))
+		return 1;
+	for (unsigned int i = 0; i < 4; i++)
+		if (pipe2(r->pipes[i], O_CLOEXEC)) {
 			wbs_warn(1, "pipe");
-			goto out;
+			return 1;
 		}
+	return 0;
+}
 
-	wpid = wbs_xcalloc(cfg->procs, sizeof(*wpid));
+/* the workers forked and their files open: 0, or -1 (then reap them) */
+static int start_workers(struct run *r)
+{
+	const struct wbs_run_cfg *cfg = r->cfg;
+
+	r->wpid = wbs_xcalloc(cfg->procs, sizeof(*r->wpid));
 	fflush(NULL);
-	for (i = 0; i < cfg->procs; i++)
-		wpid[i] = fork_worker(cfg, i, pipes, paths);
-	close(pipes[0][1]);
-	close(pipes[1][0]);
-	close(pipes[2][1]);
-	close(pipes[3][0]);
-	if (read_bytes(pipes[0][0], cfg->procs)) {
+	for (unsigned int i = 0; i < cfg->procs; i++)
+		r->wpid[i] = fork_worker(cfg, i, r->pipes, r->paths);
+	close(r->pipes[0][1]);
+	close(r->pipes[1][0]);
+	close(r->pipes[2][1]);
+	close(r->pipes[3][0]);
+	if (read_bytes(r->pipes[0][0], cfg->procs)) {
 		wbs_warn(0, "a worker failed to open its files");
-		close(pipes[1][1]);
-		close(pipes[3][1]);
-		goto reap;
+		close(r->pipes[1][1]);
+		close(r->pipes[3][1]);
+		return -1;
 	}
+	return 0;
+}
+
+/* the injection window: faults armed, the workers let go, one seeded
+ * action a period until the duration is up */
+static void inject(struct run *r)
+{
+	const struct wbs_run_cfg *cfg = r->cfg;
+	int did_suspend = 0, did_reload = 0;
+	uint64_t end;
 
 	/* the programmer must keep pace with 16+ busy processes (nice 5) */
 	if (setpriority(PRIO_PROCESS, 0, -5))
 		wbs_warn(1, "setpriority");
 	/* every fd is open (sampled a clean wb_err): now the faults */
-	wbs_faults_arm(&fp);
-	for (i = 0; i < cfg->nfio; i++)
-		fio_pid[i] = spawn_fio(cfg, cfg->fio[i], i);
-	go = wbs_now_ns();
-	wbs_faults_event(&fp, "go");
-	close(pipes[1][1]);
-	end = go + (uint64_t)(cfg->duration_s * 1e9);
-	for (steps = 0; wbs_now_ns() < end; steps++) {
+	wbs_faults_arm(&r->fp);
+	for (unsigned int i = 0; i < cfg->nfio; i++)
+		r->fio_pid[i] = spawn_fio(cfg, cfg->fio[i], i);
+	r->go = wbs_now_ns();
+	wbs_faults_event(&r->fp, "go");
+	close(r->pipes[1][1]);
+	end = r->go + (uint64_t)(cfg->duration_s * 1e9);
+	for (unsigned long steps = 0; wbs_now_ns() < end; steps++) {
 		uint64_t now = wbs_now_ns();
 
 		/* with --robust, at least one of each whatever the dice say */
-		if (cfg->robust && !did_suspend && now > go + (end - go) / 3) {
-			wbs_faults_suspend_resume(&fp);
+		if (cfg->robust && !did_suspend && now > r->go + (end - r->go) / 3) {
+			wbs_faults_suspend_resume(&r->fp);
 			did_suspend = 1;
-		} else if (cfg->robust && !did_reload &&
-			   now > go + 2 * (end - go) / 3) {
-			wbs_faults_reload(&fp);
+		} else if (cfg->robust && !did_reload && now > r->go + 2 * (end - r->go) / 3) {
+			wbs_faults_reload(&r->fp);
 			did_reload = 1;
 		} else {
-			wbs_faults_step(&fp);
+			wbs_faults_step(&r->fp);
 		}
 		/* log_size 65536 holds minutes of faults: drain now and then */
 		if (steps % 4 == 3)
-			wbs_faults_drain(&fp, 1);
+			wbs_faults_drain(&r->fp, 1);
 		wbs_sleep_ns((uint64_t)cfg->period_ms * 1000000ull / 2 +
 			     (wbs_now_ns() % (cfg->period_ms + 1)) * 1000000ull);
 	}
-	if (read_bytes(pipes[2][0], cfg->procs))
+	if (read_bytes(r->pipes[2][0], cfg->procs))
 		wbs_warn(0, "a worker died in its loop");
-	stop = wbs_now_ns();
-	wbs_faults_event(&fp, "stop");
+	r->stop = wbs_now_ns();
+	wbs_faults_event(&r->fp, "stop");
+}
 
-	/* No more faults; held (delayed) bios fail within max_delay_ms;
-	 * then write everything back so no error can appear after the
-	 * sweep.  sync(2) does not consume errors (keep_errors waits). */
-	wbs_faults_clear(&fp);
-	wbs_sleep_ns(((uint64_t)cfg->max_delay_ms + 100) * 1000000ull);
+/* No more faults; held (delayed) bios fail within max_delay_ms; then
+ * write everything back so no error can appear after the sweep.  sync(2)
+ * does not consume errors (keep_errors waits).  The workers sweep. */
+static void sweep(struct run *r)
+{
+	wbs_faults_clear(&r->fp);
+	wbs_sleep_ns(((uint64_t)r->cfg->max_delay_ms + 100) * 1000000ull);
 	sync();
-	wbs_faults_drain(&fp, 0);
-	wbs_faults_event(&fp, "sweep");
-	close(pipes[3][1]);
-reap:
-	for (i = 0; i < cfg->procs; i++) {
-		int status;
+	wbs_faults_drain(&r->fp, 0);
+	wbs_faults_event(&r->fp, "sweep");
+	close(r->pipes[3][1]);
+}
 
-		if (waitpid(wpid[i], &status, 0) < 0 || !WIFEXITED(status) ||
-		    WEXITSTATUS(status))
-			failed++;
-	}
-	for (i = 0; i < cfg->nfio; i++) {
-		int status;
+/* every worker's and fio job's exit status */
+static void reap(struct run *r)
+{
+	const struct wbs_run_cfg *cfg = r->cfg;
+	int status;
 
-		if (fio_pid[i] > 0 && waitpid(fio_pid[i], &status, 0) == fio_pid[i])
-			fio_rc[i] = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	for (unsigned int i = 0; i < cfg->procs; i++)
+		if (waitpid(r->wpid[i], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			r->failed++;
+	for (unsigned int i = 0; i < cfg->nfio; i++) {
+		if (r->fio_pid[i] > 0 && waitpid(r->fio_pid[i], &status, 0) == r->fio_pid[i])
+			r->fio_rc[i] = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 		else
-			fio_rc[i] = -1;
+			r->fio_rc[i] = -1;
 	}
-	wbs_faults_drain(&fp, 0);
-	wbs_faults_event(&fp, "end");
-	if (wbs_tracefs_stop(cfg->tracefs, cfg->out))
-		goto out;
-	if (write_meta(cfg, st.st_dev, go, stop, !failed, fio_rc, &fp, failed))
-		goto out;
-	rc = failed ? 1 : 0;
-	for (i = 0; i < cfg->nfio; i++)
-		if (fio_rc[i])
+}
+
+/* the fault log's last entries, the trace and meta.txt: the exit status */
+static int finish(struct run *r)
+{
+	const struct wbs_run_cfg *cfg = r->cfg;
+	int rc;
+
+	wbs_faults_drain(&r->fp, 0);
+	wbs_faults_event(&r->fp, "end");
+	if (wbs_tracefs_stop(cfg->tracefs, cfg->out) ||
+	    write_meta(cfg, r->st.st_dev, r->go, r->stop, !r->failed, r->fio_rc, &r->fp, r->failed))
+		return 1;
+	rc = r->failed ? 1 : 0;
+	for (unsigned int i = 0; i < cfg->nfio; i++)
+		if (r->fio_rc[i])
 			rc = 1;
-out:
-	wbs_faults_close(&fp);
-	wb_files_free(&fs);
-	free(paths);
-	free(wpid);
+	return rc;
+}
+
+int wbs_run(const struct wbs_run_cfg *cfg)
+{
+	struct run *r = wbs_xcalloc(1, sizeof(*r));
+	int rc;
+
+	r->cfg = cfg;
+	rc = run_setup(r);
+	if (!rc) {
+		if (!start_workers(r)) {
+			inject(r);
+			sweep(r);
+		}
+		reap(r);
+		rc = finish(r);
+	}
+	wbs_faults_close(&r->fp);
+	wb_files_free(&r->fs);
+	free(r->paths);
+	free(r->wpid);
+	free(r);
 	return rc;
 }

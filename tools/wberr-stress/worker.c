@@ -117,21 +117,20 @@ static void signal_byte(int fd)
 		;
 }
 
-int wbs_worker_main(const struct wbs_worker_cfg *cfg)
+/* the records, the marker, and every fd open (each open recorded): 0 or 2 */
+static int worker_open(struct wstate *s)
 {
-	struct wstate s = { .cfg = cfg, .marker = -1 };
-	uint64_t t0, deadline, loop_start;
-	unsigned int i;
-	char *buf;
+	const struct wbs_worker_cfg *cfg = s->cfg;
+	uint64_t t0;
 
-	if (wb_rec_open(&s.w, cfg->outdir, cfg->proc)) {
+	if (wb_rec_open(&s->w, cfg->outdir, cfg->proc)) {
 		wbs_warn(1, "worker %u: records", cfg->proc);
 		return 2;
 	}
-	wbs_rng_seed(&s.rng, cfg->seed, 1000 + cfg->proc);
+	wbs_rng_seed(&s->rng, cfg->seed, 1000 + cfg->proc);
 	if (cfg->marker) {
-		s.marker = open(cfg->marker, O_WRONLY | O_CLOEXEC);
-		if (s.marker < 0) {
+		s->marker = open(cfg->marker, O_WRONLY | O_CLOEXEC);
+		if (s->marker < 0) {
 			wbs_warn(1, "worker %u: %s", cfg->proc, cfg->marker);
 			return 2;
 		}
@@ -139,41 +138,72 @@ int wbs_worker_main(const struct wbs_worker_cfg *cfg)
 	/* below the fault programmer, so its rules and log drains keep pace */
 	if (nice(5) < 0)
 		wbs_warn(1, "worker %u: nice", cfg->proc);
-	buf = wbs_xcalloc(MAX_WRITE, 1);
-	for (i = 0; i < cfg->nfds; i++) {
+	for (unsigned int i = 0; i < cfg->nfds; i++) {
 		struct stat st;
 
 		t0 = wbs_now_ns();
-		s.fd[i] = open(cfg->path[i], O_RDWR | O_CLOEXEC);
-		if (s.fd[i] < 0 || fstat(s.fd[i], &st)) {
+		s->fd[i] = open(cfg->path[i], O_RDWR | O_CLOEXEC);
+		if (s->fd[i] < 0 || fstat(s->fd[i], &st)) {
 			wbs_warn(1, "worker %u: open %s", cfg->proc, cfg->path[i]);
 			return 2;
 		}
-		s.ino[i] = st.st_ino;
-		record(&s, i, WB_REC_OPEN, t0, wbs_now_ns(), s.fd[i], 0,
-		       WB_REC_PHASE_LOOP);
+		s->ino[i] = st.st_ino;
+		record(s, i, WB_REC_OPEN, t0, wbs_now_ns(), s->fd[i], 0, WB_REC_PHASE_LOOP);
 	}
+	return 0;
+}
+
+/* until the deadline, seeded: a write, or an fsync, fdatasync or syncfs */
+static void worker_loop(struct wstate *s, uint64_t deadline, char *buf)
+{
+	while (wbs_now_ns() < deadline) {
+		unsigned int fdi = (unsigned int)wbs_rng_below(&s->rng, s->cfg->nfds);
+		unsigned int r = (unsigned int)wbs_rng_below(&s->rng, 100);
+
+		if (r < 55)
+			do_write(s, fdi, buf);
+		else if (r < 75)
+			do_sync(s, fdi, WB_REC_FSYNC, WB_REC_PHASE_LOOP);
+		else if (r < 94)
+			do_sync(s, fdi, WB_REC_FDATASYNC, WB_REC_PHASE_LOOP);
+		else
+			do_sync(s, fdi, WB_REC_SYNCFS, WB_REC_PHASE_LOOP);
+	}
+}
+
+/* the worker's summary record: writes, syncs, errors, loop seconds */
+static void worker_summary(struct wstate *s, uint64_t loop_start, uint64_t deadline)
+{
+	uint64_t ms = (wbs_now_ns() - loop_start) / 1000000;
+	struct wb_rec sum = {
+		.t0 = loop_start, .t1 = deadline, .ino = s->writes,
+		.pid = (uint32_t)getpid(), .ret = (int32_t)s->syncs,
+		.err = (int32_t)(s->write_errors + s->marker_errors),
+		.proc = (uint16_t)s->cfg->proc,
+		.file = (uint16_t)(ms / 1000 > 65535 ? 65535 : ms / 1000),
+		.op = WB_REC_SUMMARY,
+	};
+
+	wb_rec_put(&s->w, &sum);
+}
+
+int wbs_worker_main(const struct wbs_worker_cfg *cfg)
+{
+	struct wstate s = { .cfg = cfg, .marker = -1 };
+	uint64_t deadline, loop_start;
+	unsigned int i;
+	char *buf;
+
+	if (worker_open(&s))
+		return 2;
+	buf = wbs_xcalloc(MAX_WRITE, 1);
 	signal_byte(cfg->ready_fd);
 	if (wait_eof(cfg->go_fd))
 		return 2;
-
 	loop_start = wbs_now_ns();
 	deadline = loop_start + cfg->duration_ns;
-	while (wbs_now_ns() < deadline) {
-		unsigned int fdi = (unsigned int)wbs_rng_below(&s.rng, cfg->nfds);
-		unsigned int r = (unsigned int)wbs_rng_below(&s.rng, 100);
-
-		if (r < 55)
-			do_write(&s, fdi, buf);
-		else if (r < 75)
-			do_sync(&s, fdi, WB_REC_FSYNC, WB_REC_PHASE_LOOP);
-		else if (r < 94)
-			do_sync(&s, fdi, WB_REC_FDATASYNC, WB_REC_PHASE_LOOP);
-		else
-			do_sync(&s, fdi, WB_REC_SYNCFS, WB_REC_PHASE_LOOP);
-	}
+	worker_loop(&s, deadline, buf);
 	signal_byte(cfg->done_fd);
-
 	/* Final sweep, faults cleared: every error still pending on a
 	 * mapping (or the fs) must come out here. */
 	if (wait_eof(cfg->sweep_fd))
@@ -182,19 +212,7 @@ int wbs_worker_main(const struct wbs_worker_cfg *cfg)
 		do_sync(&s, i, WB_REC_FSYNC, WB_REC_PHASE_SWEEP);
 		do_sync(&s, i, WB_REC_SYNCFS, WB_REC_PHASE_SWEEP);
 	}
-	{
-		uint64_t ms = (wbs_now_ns() - loop_start) / 1000000;
-		struct wb_rec sum = {
-			.t0 = loop_start, .t1 = deadline, .ino = s.writes,
-			.pid = (uint32_t)getpid(), .ret = (int32_t)s.syncs,
-			.err = (int32_t)(s.write_errors + s.marker_errors),
-			.proc = (uint16_t)cfg->proc,
-			.file = (uint16_t)(ms / 1000 > 65535 ? 65535 : ms / 1000),
-			.op = WB_REC_SUMMARY,
-		};
-
-		wb_rec_put(&s.w, &sum);
-	}
+	worker_summary(&s, loop_start, deadline);
 	for (i = 0; i < cfg->nfds; i++)
 		close(s.fd[i]);
 	if (s.marker >= 0)
