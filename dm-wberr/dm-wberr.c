@@ -49,7 +49,6 @@
 #define WBERR_FILTER_BITS_MAX	(WBERR_MAX_RULES * 64)
 /* snapshot bytes a burst of messages may leave waiting for RCU */
 #define WBERR_SNAP_PENDING_MAX	(8UL << 20)
-#define WBERR_PPM		1000000
 #define WBERR_DELAY_MAX_MS	WBERR_ABI_DELAY_MAX_MS
 /* candidates collected by the range index before falling back to a scan */
 #define WBERR_MAX_CANDIDATES	16
@@ -180,40 +179,51 @@ static void wberr_format_flags(blk_opf_t opf, char *buf, size_t len)
 		strscpy(buf, "-", len);
 }
 
-/* What a rule does with a bio once it fires (after delay_ms, if set). */
+/*
+ * What a rule does with a bio once it fires (after delay_ms, if set), in
+ * the order of dm-wberr-abi.h: fail completes it with the status, drop
+ * with success and unwritten, pass remaps it (only after a delay).
+ */
 enum wberr_action {
-	WBERR_ACT_FAIL,			/* complete with the status */
-	WBERR_ACT_DROP,			/* complete with success, unwritten */
-	WBERR_ACT_PASS,			/* remap: only with a delay */
+#define WBERR_ABI_ACTION(sfx, ...)	WBERR_ACT_##sfx,
+#include "dm-wberr-abi.h"
+	WBERR_NR_ACTIONS
 };
 
-static const char * const wberr_action_names[] = {
-	[WBERR_ACT_FAIL] = "fail",
-	[WBERR_ACT_DROP] = "drop",
-	[WBERR_ACT_PASS] = "pass",
+static const char * const wberr_action_names[WBERR_NR_ACTIONS] = {
+#define WBERR_ABI_ACTION(sfx, name)					\
+	[WBERR_ACT_##sfx] = #name,
+#include "dm-wberr-abi.h"
 };
 
+/* The keys of a rule, in the order "list" prints them (dm-wberr-abi.h). */
 enum wberr_key {
-	WBERR_KEY_SECTORS,
-	WBERR_KEY_SKIP,
-	WBERR_KEY_COUNT,
-	WBERR_KEY_EVERY,
-	WBERR_KEY_PROB,
-	WBERR_KEY_ACTION,
-	WBERR_KEY_FLAGS,
-	WBERR_KEY_SPLIT,
+#define WBERR_ABI_KEY(sfx, ...)	WBERR_KEY_##sfx,
+#include "dm-wberr-abi.h"
 	WBERR_NR_KEYS
 };
 
-static const char * const wberr_key_names[WBERR_NR_KEYS] = {
-	[WBERR_KEY_SECTORS]	= "sectors",
-	[WBERR_KEY_SKIP]	= "skip",
-	[WBERR_KEY_COUNT]	= "count",
-	[WBERR_KEY_EVERY]	= "every",
-	[WBERR_KEY_PROB]	= "prob",
-	[WBERR_KEY_ACTION]	= "action",
-	[WBERR_KEY_FLAGS]	= "flags",
-	[WBERR_KEY_SPLIT]	= "split",
+/*
+ * Each key's name in a message, the kind of its value (WBERR_ABI_KIND_*),
+ * the values a NUMBER or BOOL takes, its value when not given and when
+ * "list" prints it (WBERR_ABI_LISTED_*).
+ */
+static const struct wberr_key_desc {
+	const char *name;
+	unsigned int kind;
+	u64 min;
+	u64 max;
+	u64 dflt;
+	unsigned int listed;
+} wberr_keys[WBERR_NR_KEYS] = {
+/* the YAML name is userspace's: moved last, where "..." drops it */
+#define WBERR_ABI_KEY(sfx, wire, yaml, ...)				\
+	WBERR_KEY_DESC(sfx, wire, __VA_ARGS__, yaml)
+#define WBERR_KEY_DESC(sfx, wire, kind, min, max, dflt, listed, ...)	\
+	[WBERR_KEY_##sfx] = { #wire, WBERR_ABI_KIND_##kind, min, max,	\
+			      dflt, WBERR_ABI_LISTED_##listed },
+#include "dm-wberr-abi.h"
+#undef WBERR_KEY_DESC
 };
 
 /*
@@ -1162,10 +1172,10 @@ static bool wberr_rule_fires(struct wberr_c *wc, struct wberr_rule *r)
 	}
 	if (r->count && (u64)atomic64_read(&r->fired) >= r->count)
 		return false;
-	if (r->prob < WBERR_PPM) {
+	if (r->prob < WBERR_ABI_PPM) {
 		u64 draw;
 
-		div64_u64_rem(wberr_rand(wc), WBERR_PPM, &draw);
+		div64_u64_rem(wberr_rand(wc), WBERR_ABI_PPM, &draw);
 		if (draw >= r->prob)
 			return false;
 	}
@@ -2146,8 +2156,8 @@ static int wberr_parse_key(struct wberr_c *wc, const char *what,
 	u64 v;
 
 	for (k = 0; eq && k < WBERR_NR_KEYS; k++)
-		if (strlen(wberr_key_names[k]) == eq - arg &&
-		    !strncmp(arg, wberr_key_names[k], eq - arg))
+		if (strlen(wberr_keys[k].name) == eq - arg &&
+		    !strncmp(arg, wberr_keys[k].name, eq - arg))
 			break;
 	if (!eq || k == WBERR_NR_KEYS) {
 		WBERR_MSG_ERR(wc,
@@ -2157,7 +2167,7 @@ static int wberr_parse_key(struct wberr_c *wc, const char *what,
 	}
 	if (*seen & BIT(k)) {
 		WBERR_MSG_ERR(wc, "%s: option '%s' given twice", what,
-			      wberr_key_names[k]);
+			      wberr_keys[k].name);
 		return -EINVAL;
 	}
 	*seen |= BIT(k);
@@ -2176,7 +2186,7 @@ static int wberr_parse_key(struct wberr_c *wc, const char *what,
 
 	if (wberr_parse_u64(val, &v) ||
 	    (k == WBERR_KEY_EVERY && !v) ||
-	    (k == WBERR_KEY_PROB && v > WBERR_PPM) ||
+	    (k == WBERR_KEY_PROB && v > WBERR_ABI_PPM) ||
 	    (k == WBERR_KEY_SPLIT && v > 1)) {
 		WBERR_MSG_ERR(wc, "%s: bad value in '%.64s'%s", what, arg,
 			      k == WBERR_KEY_EVERY ? " (every >= 1)" :
@@ -2230,7 +2240,7 @@ static int wberr_parse_rule(struct wberr_c *wc, const char *what,
 	memset(r, 0, sizeof(*r));
 	r->last = WBERR_TARGET_END;
 	r->every = 1;
-	r->prob = WBERR_PPM;
+	r->prob = WBERR_ABI_PPM;
 	r->action = WBERR_ACT_FAIL;
 
 	ret = wberr_parse_ops(wc, what, argv[0], &r->classes);
