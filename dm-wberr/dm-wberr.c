@@ -227,6 +227,17 @@ static const struct wberr_key_desc {
 };
 
 /*
+ * "sectors=, skip=, ..., " for the refusal of an unknown key, which prints
+ * all but the last ", ".  The suffix moves last, where "..." drops it.
+ */
+static const char wberr_key_list[] =
+#define WBERR_ABI_KEY(sfx, ...)		WBERR_KEY_OPTION(__VA_ARGS__, sfx)
+#define WBERR_KEY_OPTION(wire, ...)	#wire "=, "
+#include "dm-wberr-abi.h"
+#undef WBERR_KEY_OPTION
+	;
+
+/*
  * The last sector of a rule given no sectors=: the whole target, whatever
  * its length, also after a keep_rules reload into a longer or a shorter
  * one.  No bio reaches past a target, so matching needs no clamp; "list"
@@ -537,6 +548,8 @@ static int wberr_parse_opt_words(struct dm_target *ti, struct wberr_c *wc,
 	u64 v;
 	int r;
 
+	/* a key added to dm-wberr-abi.h changes the "2 to 10" above */
+	BUILD_BUG_ON(WBERR_RULE_MAX_WORDS != 10);
 	while (argc) {
 		key = dm_shift_arg(as);
 		argc--;
@@ -1935,6 +1948,60 @@ static void wberr_status(struct dm_target *ti, status_type_t type,
 		    dm_device_name((wc)->md), ##__VA_ARGS__)
 
 /*
+ * Store @v, within key @k's min and max, if its kind is NUMBER or BOOL.
+ * Every case is spelled out so that a key added to dm-wberr-abi.h without
+ * a field here draws a -Wswitch warning.
+ */
+static void wberr_rule_set_number(struct wberr_rule *r, enum wberr_key k,
+				  u64 v)
+{
+	switch (k) {
+	case WBERR_KEY_SKIP:
+		r->skip = v;
+		break;
+	case WBERR_KEY_COUNT:
+		r->count = v;
+		break;
+	case WBERR_KEY_EVERY:
+		r->every = v;
+		break;
+	case WBERR_KEY_PROB:
+		r->prob = v;	/* at most WBERR_ABI_PPM */
+		break;
+	case WBERR_KEY_SPLIT:
+		r->split = v;
+		break;
+	case WBERR_KEY_SECTORS:
+	case WBERR_KEY_ACTION:
+	case WBERR_KEY_FLAGS:
+	case WBERR_NR_KEYS:
+		break;
+	}
+}
+
+static bool wberr_key_is_number(enum wberr_key k)
+{
+	return wberr_keys[k].kind == WBERR_ABI_KIND_NUMBER ||
+	       wberr_keys[k].kind == WBERR_ABI_KIND_BOOL;
+}
+
+/*
+ * A rule with every key at its default: the NUMBER and BOOL keys' dflt in
+ * dm-wberr-abi.h, the whole target (RANGE), fail (ACTION), any bio (FLAGS).
+ */
+static void wberr_rule_init(struct wberr_rule *r)
+{
+	enum wberr_key k;
+
+	memset(r, 0, sizeof(*r));
+	r->last = WBERR_TARGET_END;
+	r->action = WBERR_ACT_FAIL;
+	for (k = 0; k < WBERR_NR_KEYS; k++)
+		if (wberr_key_is_number(k))
+			wberr_rule_set_number(r, k, wberr_keys[k].dflt);
+}
+
+/*
  * Rule parsing is shared by the "add" message and the table line's
  * "rule" argument; @what (add, rule) starts every refusal's reason.
  */
@@ -2038,8 +2105,10 @@ static int wberr_parse_status(struct wberr_c *wc, const char *what,
 	return 0;
 }
 
+/* A RANGE key, @name=@val: <first>-<last> within the target */
 static int wberr_parse_sectors(struct wberr_c *wc, const char *what,
-			       const char *val, struct wberr_rule *r)
+			       const char *name, const char *val,
+			       struct wberr_rule *r)
 {
 	char buf[48];
 	char *dash;
@@ -2054,31 +2123,45 @@ static int wberr_parse_sectors(struct wberr_c *wc, const char *what,
 	    wberr_parse_sector(dash + 1, &r->last) || r->first > r->last)
 		goto bad;
 	if (r->last >= wc->ti->len) {
-		WBERR_MSG_ERR(wc, "%s: sectors=%.64s ends past the target (%llu sectors)",
-			      what, val, (unsigned long long)wc->ti->len);
+		WBERR_MSG_ERR(wc, "%s: %s=%.64s ends past the target (%llu sectors)",
+			      what, name, val, (unsigned long long)wc->ti->len);
 		return -EINVAL;
 	}
 	return 0;
 bad:
-	WBERR_MSG_ERR(wc, "%s: bad sectors='%.64s' (want <first>-<last>, first <= last)",
-		      what, val);
+	WBERR_MSG_ERR(wc, "%s: bad %s='%.64s' (want <first>-<last>, first <= last)",
+		      what, name, val);
 	return -EINVAL;
 }
 
-/* fail, drop, or delay:<ms>[:fail|:drop|:pass] */
+/* The action called @s (dm-wberr-abi.h), or -1. */
+static int wberr_action_by_name(const char *s)
+{
+	unsigned int a;
+
+	for (a = 0; a < WBERR_NR_ACTIONS; a++)
+		if (!strcmp(s, wberr_action_names[a]))
+			return a;
+	return -1;
+}
+
+/*
+ * An ACTION key, @name=@val: an action other than pass (which only
+ * follows a delay), or delay:<ms>[:<action>], where the action is fail
+ * when not given.
+ */
 static int wberr_parse_action(struct wberr_c *wc, const char *what,
-			      const char *val, struct wberr_rule *r)
+			      const char *name, const char *val,
+			      struct wberr_rule *r)
 {
 	char buf[32], *then;
+	int action;
 	u64 ms;
 
 	r->delay_ms = 0;
-	if (!strcmp(val, "fail")) {
-		r->action = WBERR_ACT_FAIL;
-		return 0;
-	}
-	if (!strcmp(val, "drop")) {
-		r->action = WBERR_ACT_DROP;
+	action = wberr_action_by_name(val);
+	if (action >= 0 && action != WBERR_ACT_PASS) {
+		r->action = action;
 		return 0;
 	}
 	if (strncmp(val, "delay:", 6) || strscpy(buf, val + 6, sizeof(buf)) < 0)
@@ -2088,28 +2171,28 @@ static int wberr_parse_action(struct wberr_c *wc, const char *what,
 		*then++ = '\0';
 	if (wberr_parse_u64(buf, &ms) || ms < 1 || ms > WBERR_DELAY_MAX_MS)
 		goto bad;
-	r->delay_ms = ms;
-	if (!then || !strcmp(then, "fail"))
-		r->action = WBERR_ACT_FAIL;
-	else if (!strcmp(then, "drop"))
-		r->action = WBERR_ACT_DROP;
-	else if (!strcmp(then, "pass"))
-		r->action = WBERR_ACT_PASS;
-	else
+	action = then ? wberr_action_by_name(then) : WBERR_ACT_FAIL;
+	if (action < 0)
 		goto bad;
+	r->delay_ms = ms;
+	r->action = action;
 	return 0;
 bad:
-	WBERR_MSG_ERR(wc,
-		      "%s: bad action='%.64s' (fail, drop or delay:<1..%u ms>[:fail|:drop|:pass])",
-		      what, val, WBERR_DELAY_MAX_MS);
+	WBERR_MSG_ERR(wc, "%s: bad %s='%.64s' (%s, %s or delay:<1..%u ms>[:%s|:%s|:%s])",
+		      what, name, val, wberr_action_names[WBERR_ACT_FAIL],
+		      wberr_action_names[WBERR_ACT_DROP], WBERR_DELAY_MAX_MS,
+		      wberr_action_names[WBERR_ACT_FAIL],
+		      wberr_action_names[WBERR_ACT_DROP],
+		      wberr_action_names[WBERR_ACT_PASS]);
 	return -EINVAL;
 }
 
-/* flags=<flag>[,<flag>...]: each flag required, or excluded with '!' */
+/* A FLAGS key, @name=<flag>[,<flag>...]: each required, or excluded with '!' */
 static int wberr_parse_flags(struct wberr_c *wc, const char *what,
-			     const char *val, struct wberr_rule *r)
+			     const char *name, const char *val,
+			     struct wberr_rule *r)
 {
-	const char *p = val, *end, *name;
+	const char *p = val, *end, *flag;
 	blk_opf_t *mask;
 	unsigned int i;
 	size_t len;
@@ -2117,25 +2200,26 @@ static int wberr_parse_flags(struct wberr_c *wc, const char *what,
 	for (;;) {
 		end = strchrnul(p, ',');
 		mask = &r->flags_set;
-		name = p;
-		if (*name == '!') {
+		flag = p;
+		if (*flag == '!') {
 			mask = &r->flags_clear;
-			name++;
+			flag++;
 		}
-		len = end - name;
+		len = end - flag;
 		for (i = 0; i < ARRAY_SIZE(wberr_flags); i++)
 			if (strlen(wberr_flags[i].name) == len &&
-			    !strncmp(name, wberr_flags[i].name, len))
+			    !strncmp(flag, wberr_flags[i].name, len))
 				break;
 		if (i == ARRAY_SIZE(wberr_flags)) {
 			WBERR_MSG_ERR(wc,
-				      "%s: bad flag '%.*s' in flags='%.64s' (sync, meta, prio, fua, preflush, rahead, background, nowait, idle, polled, nounmap, each may start with '!')",
-				      what, (int)min_t(size_t, end - p, 32), p, val);
+				      "%s: bad flag '%.*s' in %s='%.64s' (sync, meta, prio, fua, preflush, rahead, background, nowait, idle, polled, nounmap, each may start with '!')",
+				      what, (int)min_t(size_t, end - p, 32), p,
+				      name, val);
 			return -EINVAL;
 		}
 		if ((r->flags_set | r->flags_clear) & wberr_flags[i].flag) {
-			WBERR_MSG_ERR(wc, "%s: flag '%s' repeated in flags='%.64s'",
-				      what, wberr_flags[i].name, val);
+			WBERR_MSG_ERR(wc, "%s: flag '%s' repeated in %s='%.64s'",
+				      what, wberr_flags[i].name, name, val);
 			return -EINVAL;
 		}
 		*mask |= wberr_flags[i].flag;
@@ -2146,13 +2230,35 @@ static int wberr_parse_flags(struct wberr_c *wc, const char *what,
 	return 0;
 }
 
+/* What a NUMBER or BOOL key takes, for its refusal: "every >= 1" */
+static void wberr_format_key_range(const struct wberr_key_desc *key,
+				   char *buf, size_t len)
+{
+	if (key->kind == WBERR_ABI_KIND_BOOL)
+		scnprintf(buf, len, "%s %llu or %llu", key->name, key->min,
+			  key->max);
+	else if (key->max != WBERR_ABI_U64_MAX)
+		scnprintf(buf, len, "%s %llu..%llu", key->name, key->min,
+			  key->max);
+	else if (key->min)
+		scnprintf(buf, len, "%s >= %llu", key->name, key->min);
+	else
+		strscpy(buf, "decimal u64", len);
+}
+
+/*
+ * One <key>=<value> word: the key and its value's kind, limits and hint
+ * come from dm-wberr-abi.h's WBERR_ABI_KEY table.
+ */
 static int wberr_parse_key(struct wberr_c *wc, const char *what,
 			   const char *arg, struct wberr_rule *r,
 			   unsigned int *seen)
 {
 	const char *eq = strchr(arg, '=');
+	const struct wberr_key_desc *key;
+	enum wberr_key k;
 	const char *val;
-	unsigned int k;
+	char hint[48];
 	u64 v;
 
 	for (k = 0; eq && k < WBERR_NR_KEYS; k++)
@@ -2160,58 +2266,38 @@ static int wberr_parse_key(struct wberr_c *wc, const char *what,
 		    !strncmp(arg, wberr_keys[k].name, eq - arg))
 			break;
 	if (!eq || k == WBERR_NR_KEYS) {
-		WBERR_MSG_ERR(wc,
-			      "%s: unknown option '%.64s' (sectors=, skip=, count=, every=, prob=, action=, flags=, split=)",
-			      what, arg);
+		WBERR_MSG_ERR(wc, "%s: unknown option '%.64s' (%.*s)",
+			      what, arg, (int)sizeof(wberr_key_list) - 3,
+			      wberr_key_list);
 		return -EINVAL;
 	}
+	key = &wberr_keys[k];
 	if (*seen & BIT(k)) {
 		WBERR_MSG_ERR(wc, "%s: option '%s' given twice", what,
-			      wberr_keys[k].name);
+			      key->name);
 		return -EINVAL;
 	}
 	*seen |= BIT(k);
 	val = eq + 1;
 
-	switch (k) {
-	case WBERR_KEY_SECTORS:
-		return wberr_parse_sectors(wc, what, val, r);
-	case WBERR_KEY_ACTION:
-		return wberr_parse_action(wc, what, val, r);
-	case WBERR_KEY_FLAGS:
-		return wberr_parse_flags(wc, what, val, r);
-	default:
+	switch (key->kind) {
+	case WBERR_ABI_KIND_RANGE:
+		return wberr_parse_sectors(wc, what, key->name, val, r);
+	case WBERR_ABI_KIND_ACTION:
+		return wberr_parse_action(wc, what, key->name, val, r);
+	case WBERR_ABI_KIND_FLAGS:
+		return wberr_parse_flags(wc, what, key->name, val, r);
+	default:	/* NUMBER, BOOL */
 		break;
 	}
 
-	if (wberr_parse_u64(val, &v) ||
-	    (k == WBERR_KEY_EVERY && !v) ||
-	    (k == WBERR_KEY_PROB && v > WBERR_ABI_PPM) ||
-	    (k == WBERR_KEY_SPLIT && v > 1)) {
-		WBERR_MSG_ERR(wc, "%s: bad value in '%.64s'%s", what, arg,
-			      k == WBERR_KEY_EVERY ? " (every >= 1)" :
-			      k == WBERR_KEY_PROB ? " (prob 0..1000000 ppm)" :
-			      k == WBERR_KEY_SPLIT ? " (split 0 or 1)" :
-			      " (decimal u64)");
+	if (wberr_parse_u64(val, &v) || v < key->min || v > key->max) {
+		wberr_format_key_range(key, hint, sizeof(hint));
+		WBERR_MSG_ERR(wc, "%s: bad value in '%.64s' (%s)", what, arg,
+			      hint);
 		return -EINVAL;
 	}
-	switch (k) {
-	case WBERR_KEY_SKIP:
-		r->skip = v;
-		break;
-	case WBERR_KEY_COUNT:
-		r->count = v;
-		break;
-	case WBERR_KEY_EVERY:
-		r->every = v;
-		break;
-	case WBERR_KEY_SPLIT:
-		r->split = v;
-		break;
-	default:
-		r->prob = v;
-		break;
-	}
+	wberr_rule_set_number(r, k, v);
 	return 0;
 }
 
@@ -2237,11 +2323,7 @@ static int wberr_parse_rule(struct wberr_c *wc, const char *what,
 			      what, argc);
 		return -EINVAL;
 	}
-	memset(r, 0, sizeof(*r));
-	r->last = WBERR_TARGET_END;
-	r->every = 1;
-	r->prob = WBERR_ABI_PPM;
-	r->action = WBERR_ACT_FAIL;
+	wberr_rule_init(r);
 
 	ret = wberr_parse_ops(wc, what, argv[0], &r->classes);
 	if (ret)
