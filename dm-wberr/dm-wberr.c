@@ -1947,6 +1947,29 @@ static void wberr_status(struct dm_target *ti, status_type_t type,
 	DMERR_LIMIT("%s: " fmt,						\
 		    dm_device_name((wc)->md), ##__VA_ARGS__)
 
+/* The value of key @k of @r, if its kind is NUMBER or BOOL. */
+static u64 wberr_rule_number(const struct wberr_rule *r, enum wberr_key k)
+{
+	switch (k) {
+	case WBERR_KEY_SKIP:
+		return r->skip;
+	case WBERR_KEY_COUNT:
+		return r->count;
+	case WBERR_KEY_EVERY:
+		return r->every;
+	case WBERR_KEY_PROB:
+		return r->prob;
+	case WBERR_KEY_SPLIT:
+		return r->split;
+	case WBERR_KEY_SECTORS:
+	case WBERR_KEY_ACTION:
+	case WBERR_KEY_FLAGS:
+	case WBERR_NR_KEYS:
+		break;
+	}
+	return 0;
+}
+
 /*
  * Store @v, within key @k's min and max, if its kind is NUMBER or BOOL.
  * Every case is spelled out so that a key added to dm-wberr-abi.h without
@@ -2579,7 +2602,7 @@ static void wberr_format_classes(unsigned int classes, char *buf, size_t len)
 }
 
 /* A rule's flags= value: required flags by name, excluded ones with '!'. */
-static void wberr_format_rule_flags(struct wberr_rule *r, char *buf,
+static void wberr_format_rule_flags(const struct wberr_rule *r, char *buf,
 				    size_t len)
 {
 	unsigned int i;
@@ -2594,8 +2617,60 @@ static void wberr_format_rule_flags(struct wberr_rule *r, char *buf,
 				       "!" : "", wberr_flags[i].name);
 }
 
+/* A rule's action= value: fail, drop, or delay:<ms>[:drop|:pass] */
+static void wberr_format_action(const struct wberr_rule *r, char *buf,
+				size_t len)
+{
+	if (!r->delay_ms)
+		strscpy(buf, wberr_action_names[r->action], len);
+	else if (r->action == WBERR_ACT_FAIL)
+		scnprintf(buf, len, "delay:%u", r->delay_ms);
+	else
+		scnprintf(buf, len, "delay:%u:%s", r->delay_ms,
+			  wberr_action_names[r->action]);
+}
+
+/* Is key @k of @r at its default (wberr_rule_init())? */
+static bool wberr_key_is_default(const struct wberr_rule *r,
+				 enum wberr_key k)
+{
+	switch (wberr_keys[k].kind) {
+	case WBERR_ABI_KIND_RANGE:
+		return !r->first && r->last == WBERR_TARGET_END;
+	case WBERR_ABI_KIND_ACTION:
+		return r->action == WBERR_ACT_FAIL && !r->delay_ms;
+	case WBERR_ABI_KIND_FLAGS:
+		return !(r->flags_set | r->flags_clear);
+	default:	/* NUMBER, BOOL */
+		return wberr_rule_number(r, k) == wberr_keys[k].dflt;
+	}
+}
+
+/* The value of key @k of @r as "list" prints it, after "<key>=". */
+static void wberr_format_key(struct wberr_c *wc, const struct wberr_rule *r,
+			     enum wberr_key k, char *buf, size_t len)
+{
+	switch (wberr_keys[k].kind) {
+	case WBERR_ABI_KIND_RANGE:
+		scnprintf(buf, len, "%llu-%llu", (unsigned long long)r->first,
+			  (unsigned long long)min(r->last, wc->ti->len - 1));
+		break;
+	case WBERR_ABI_KIND_ACTION:
+		wberr_format_action(r, buf, len);
+		break;
+	case WBERR_ABI_KIND_FLAGS:
+		wberr_format_rule_flags(r, buf, len);
+		break;
+	default:	/* NUMBER, BOOL */
+		scnprintf(buf, len, "%llu", wberr_rule_number(r, k));
+		break;
+	}
+}
+
 /*
- * One line per rule.  When the lines do not fit, the text is cut at
+ * One line per rule: the keys in dm-wberr-abi.h's order, each listed
+ * ALWAYS or, listed SET (the keys added in 1.1), when not at its default.
+ * When the lines do not fit, the text is cut at
  * maxlen, which makes dm-ioctl flag DM_BUFFER_FULL_FLAG; libdevmapper
  * then repeats the message with a larger buffer, so "dmsetup message"
  * always prints the whole list.
@@ -2605,7 +2680,8 @@ static int wberr_msg_list(struct wberr_c *wc, char *result,
 {
 	struct wberr_snapshot *snap;
 	unsigned int sz = 0, i;
-	char ops[64], act[32], flags[128];
+	char ops[64], val[128];
+	enum wberr_key k;
 
 	if (maxlen)
 		result[0] = '\0';
@@ -2615,25 +2691,15 @@ static int wberr_msg_list(struct wberr_c *wc, char *result,
 		struct wberr_rule *r = snap->rules[i];
 
 		wberr_format_classes(r->classes, ops, sizeof(ops));
-		if (!r->delay_ms)
-			strscpy(act, wberr_action_names[r->action], sizeof(act));
-		else if (r->action == WBERR_ACT_FAIL)
-			scnprintf(act, sizeof(act), "delay:%u", r->delay_ms);
-		else
-			scnprintf(act, sizeof(act), "delay:%u:%s", r->delay_ms,
-				  wberr_action_names[r->action]);
-		wberr_format_rule_flags(r, flags, sizeof(flags));
-		DMEMIT("%u %s %s sectors=%llu-%llu skip=%llu count=%llu ",
-		       r->id, ops, wberr_status_names[(__force u8)r->status],
-		       (unsigned long long)r->first,
-		       (unsigned long long)min(r->last, wc->ti->len - 1),
-		       r->skip, r->count);
-		DMEMIT("every=%llu prob=%u action=%s ", r->every, r->prob, act);
-		/* keys added in 1.1 appear only when set */
-		if (flags[0])
-			DMEMIT("flags=%s ", flags);
-		if (r->split)
-			DMEMIT("split=1 ");
+		DMEMIT("%u %s %s ", r->id, ops,
+		       wberr_status_names[(__force u8)r->status]);
+		for (k = 0; k < WBERR_NR_KEYS; k++) {
+			if (wberr_keys[k].listed == WBERR_ABI_LISTED_SET &&
+			    wberr_key_is_default(r, k))
+				continue;
+			wberr_format_key(wc, r, k, val, sizeof(val));
+			DMEMIT("%s=%s ", wberr_keys[k].name, val);
+		}
 		DMEMIT("matched=%llu fired=%llu\n",
 		       (u64)atomic64_read(&r->matched),
 		       (u64)atomic64_read(&r->fired));
