@@ -49,7 +49,6 @@
 #define WBERR_FILTER_BITS_MAX	(WBERR_MAX_RULES * 64)
 /* snapshot bytes a burst of messages may leave waiting for RCU */
 #define WBERR_SNAP_PENDING_MAX	(8UL << 20)
-#define WBERR_PPM		1000000
 #define WBERR_DELAY_MAX_MS	WBERR_ABI_DELAY_MAX_MS
 /* candidates collected by the range index before falling back to a scan */
 #define WBERR_MAX_CANDIDATES	16
@@ -180,41 +179,63 @@ static void wberr_format_flags(blk_opf_t opf, char *buf, size_t len)
 		strscpy(buf, "-", len);
 }
 
-/* What a rule does with a bio once it fires (after delay_ms, if set). */
+/*
+ * What a rule does with a bio once it fires (after delay_ms, if set), in
+ * the order of dm-wberr-abi.h: fail completes it with the status, drop
+ * with success and unwritten, pass remaps it (only after a delay).
+ */
 enum wberr_action {
-	WBERR_ACT_FAIL,			/* complete with the status */
-	WBERR_ACT_DROP,			/* complete with success, unwritten */
-	WBERR_ACT_PASS,			/* remap: only with a delay */
+#define WBERR_ABI_ACTION(sfx, ...)	WBERR_ACT_##sfx,
+#include "dm-wberr-abi.h"
+	WBERR_NR_ACTIONS
 };
 
-static const char * const wberr_action_names[] = {
-	[WBERR_ACT_FAIL] = "fail",
-	[WBERR_ACT_DROP] = "drop",
-	[WBERR_ACT_PASS] = "pass",
+static const char * const wberr_action_names[WBERR_NR_ACTIONS] = {
+#define WBERR_ABI_ACTION(sfx, name)					\
+	[WBERR_ACT_##sfx] = #name,
+#include "dm-wberr-abi.h"
 };
 
+/* The keys of a rule, in the order "list" prints them (dm-wberr-abi.h). */
 enum wberr_key {
-	WBERR_KEY_SECTORS,
-	WBERR_KEY_SKIP,
-	WBERR_KEY_COUNT,
-	WBERR_KEY_EVERY,
-	WBERR_KEY_PROB,
-	WBERR_KEY_ACTION,
-	WBERR_KEY_FLAGS,
-	WBERR_KEY_SPLIT,
+#define WBERR_ABI_KEY(sfx, ...)	WBERR_KEY_##sfx,
+#include "dm-wberr-abi.h"
 	WBERR_NR_KEYS
 };
 
-static const char * const wberr_key_names[WBERR_NR_KEYS] = {
-	[WBERR_KEY_SECTORS]	= "sectors",
-	[WBERR_KEY_SKIP]	= "skip",
-	[WBERR_KEY_COUNT]	= "count",
-	[WBERR_KEY_EVERY]	= "every",
-	[WBERR_KEY_PROB]	= "prob",
-	[WBERR_KEY_ACTION]	= "action",
-	[WBERR_KEY_FLAGS]	= "flags",
-	[WBERR_KEY_SPLIT]	= "split",
+/*
+ * Each key's name in a message, the kind of its value (WBERR_ABI_KIND_*),
+ * the values a NUMBER or BOOL takes, its value when not given and when
+ * "list" prints it (WBERR_ABI_LISTED_*).
+ */
+static const struct wberr_key_desc {
+	const char *name;
+	unsigned int kind;
+	u64 min;
+	u64 max;
+	u64 dflt;
+	unsigned int listed;
+} wberr_keys[WBERR_NR_KEYS] = {
+/* the YAML name is userspace's: moved last, where "..." drops it */
+#define WBERR_ABI_KEY(sfx, wire, yaml, ...)				\
+	WBERR_KEY_DESC(sfx, wire, __VA_ARGS__, yaml)
+#define WBERR_KEY_DESC(sfx, wire, kind, min, max, dflt, listed, ...)	\
+	[WBERR_KEY_##sfx] = { #wire, WBERR_ABI_KIND_##kind, min, max,	\
+			      dflt, WBERR_ABI_LISTED_##listed },
+#include "dm-wberr-abi.h"
+#undef WBERR_KEY_DESC
 };
+
+/*
+ * "sectors=, skip=, ..., " for the refusal of an unknown key, which prints
+ * all but the last ", ".  The suffix moves last, where "..." drops it.
+ */
+static const char wberr_key_list[] =
+#define WBERR_ABI_KEY(sfx, ...)		WBERR_KEY_OPTION(__VA_ARGS__, sfx)
+#define WBERR_KEY_OPTION(wire, ...)	#wire "=, "
+#include "dm-wberr-abi.h"
+#undef WBERR_KEY_OPTION
+	;
 
 /*
  * The last sector of a rule given no sectors=: the whole target, whatever
@@ -527,6 +548,8 @@ static int wberr_parse_opt_words(struct dm_target *ti, struct wberr_c *wc,
 	u64 v;
 	int r;
 
+	/* a key added to dm-wberr-abi.h changes the "2 to 10" above */
+	BUILD_BUG_ON(WBERR_RULE_MAX_WORDS != 10);
 	while (argc) {
 		key = dm_shift_arg(as);
 		argc--;
@@ -1162,10 +1185,10 @@ static bool wberr_rule_fires(struct wberr_c *wc, struct wberr_rule *r)
 	}
 	if (r->count && (u64)atomic64_read(&r->fired) >= r->count)
 		return false;
-	if (r->prob < WBERR_PPM) {
+	if (r->prob < WBERR_ABI_PPM) {
 		u64 draw;
 
-		div64_u64_rem(wberr_rand(wc), WBERR_PPM, &draw);
+		div64_u64_rem(wberr_rand(wc), WBERR_ABI_PPM, &draw);
 		if (draw >= r->prob)
 			return false;
 	}
@@ -1924,6 +1947,83 @@ static void wberr_status(struct dm_target *ti, status_type_t type,
 	DMERR_LIMIT("%s: " fmt,						\
 		    dm_device_name((wc)->md), ##__VA_ARGS__)
 
+/* The value of key @k of @r, if its kind is NUMBER or BOOL. */
+static u64 wberr_rule_number(const struct wberr_rule *r, enum wberr_key k)
+{
+	switch (k) {
+	case WBERR_KEY_SKIP:
+		return r->skip;
+	case WBERR_KEY_COUNT:
+		return r->count;
+	case WBERR_KEY_EVERY:
+		return r->every;
+	case WBERR_KEY_PROB:
+		return r->prob;
+	case WBERR_KEY_SPLIT:
+		return r->split;
+	case WBERR_KEY_SECTORS:
+	case WBERR_KEY_ACTION:
+	case WBERR_KEY_FLAGS:
+	case WBERR_NR_KEYS:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Store @v, within key @k's min and max, if its kind is NUMBER or BOOL.
+ * Every case is spelled out so that a key added to dm-wberr-abi.h without
+ * a field here draws a -Wswitch warning.
+ */
+static void wberr_rule_set_number(struct wberr_rule *r, enum wberr_key k,
+				  u64 v)
+{
+	switch (k) {
+	case WBERR_KEY_SKIP:
+		r->skip = v;
+		break;
+	case WBERR_KEY_COUNT:
+		r->count = v;
+		break;
+	case WBERR_KEY_EVERY:
+		r->every = v;
+		break;
+	case WBERR_KEY_PROB:
+		r->prob = v;	/* at most WBERR_ABI_PPM */
+		break;
+	case WBERR_KEY_SPLIT:
+		r->split = v;
+		break;
+	case WBERR_KEY_SECTORS:
+	case WBERR_KEY_ACTION:
+	case WBERR_KEY_FLAGS:
+	case WBERR_NR_KEYS:
+		break;
+	}
+}
+
+static bool wberr_key_is_number(enum wberr_key k)
+{
+	return wberr_keys[k].kind == WBERR_ABI_KIND_NUMBER ||
+	       wberr_keys[k].kind == WBERR_ABI_KIND_BOOL;
+}
+
+/*
+ * A rule with every key at its default: the NUMBER and BOOL keys' dflt in
+ * dm-wberr-abi.h, the whole target (RANGE), fail (ACTION), any bio (FLAGS).
+ */
+static void wberr_rule_init(struct wberr_rule *r)
+{
+	enum wberr_key k;
+
+	memset(r, 0, sizeof(*r));
+	r->last = WBERR_TARGET_END;
+	r->action = WBERR_ACT_FAIL;
+	for (k = 0; k < WBERR_NR_KEYS; k++)
+		if (wberr_key_is_number(k))
+			wberr_rule_set_number(r, k, wberr_keys[k].dflt);
+}
+
 /*
  * Rule parsing is shared by the "add" message and the table line's
  * "rule" argument; @what (add, rule) starts every refusal's reason.
@@ -2028,8 +2128,10 @@ static int wberr_parse_status(struct wberr_c *wc, const char *what,
 	return 0;
 }
 
+/* A RANGE key, @name=@val: <first>-<last> within the target */
 static int wberr_parse_sectors(struct wberr_c *wc, const char *what,
-			       const char *val, struct wberr_rule *r)
+			       const char *name, const char *val,
+			       struct wberr_rule *r)
 {
 	char buf[48];
 	char *dash;
@@ -2044,31 +2146,45 @@ static int wberr_parse_sectors(struct wberr_c *wc, const char *what,
 	    wberr_parse_sector(dash + 1, &r->last) || r->first > r->last)
 		goto bad;
 	if (r->last >= wc->ti->len) {
-		WBERR_MSG_ERR(wc, "%s: sectors=%.64s ends past the target (%llu sectors)",
-			      what, val, (unsigned long long)wc->ti->len);
+		WBERR_MSG_ERR(wc, "%s: %s=%.64s ends past the target (%llu sectors)",
+			      what, name, val, (unsigned long long)wc->ti->len);
 		return -EINVAL;
 	}
 	return 0;
 bad:
-	WBERR_MSG_ERR(wc, "%s: bad sectors='%.64s' (want <first>-<last>, first <= last)",
-		      what, val);
+	WBERR_MSG_ERR(wc, "%s: bad %s='%.64s' (want <first>-<last>, first <= last)",
+		      what, name, val);
 	return -EINVAL;
 }
 
-/* fail, drop, or delay:<ms>[:fail|:drop|:pass] */
+/* The action called @s (dm-wberr-abi.h), or -1. */
+static int wberr_action_by_name(const char *s)
+{
+	unsigned int a;
+
+	for (a = 0; a < WBERR_NR_ACTIONS; a++)
+		if (!strcmp(s, wberr_action_names[a]))
+			return a;
+	return -1;
+}
+
+/*
+ * An ACTION key, @name=@val: an action other than pass (which only
+ * follows a delay), or delay:<ms>[:<action>], where the action is fail
+ * when not given.
+ */
 static int wberr_parse_action(struct wberr_c *wc, const char *what,
-			      const char *val, struct wberr_rule *r)
+			      const char *name, const char *val,
+			      struct wberr_rule *r)
 {
 	char buf[32], *then;
+	int action;
 	u64 ms;
 
 	r->delay_ms = 0;
-	if (!strcmp(val, "fail")) {
-		r->action = WBERR_ACT_FAIL;
-		return 0;
-	}
-	if (!strcmp(val, "drop")) {
-		r->action = WBERR_ACT_DROP;
+	action = wberr_action_by_name(val);
+	if (action >= 0 && action != WBERR_ACT_PASS) {
+		r->action = action;
 		return 0;
 	}
 	if (strncmp(val, "delay:", 6) || strscpy(buf, val + 6, sizeof(buf)) < 0)
@@ -2078,28 +2194,28 @@ static int wberr_parse_action(struct wberr_c *wc, const char *what,
 		*then++ = '\0';
 	if (wberr_parse_u64(buf, &ms) || ms < 1 || ms > WBERR_DELAY_MAX_MS)
 		goto bad;
-	r->delay_ms = ms;
-	if (!then || !strcmp(then, "fail"))
-		r->action = WBERR_ACT_FAIL;
-	else if (!strcmp(then, "drop"))
-		r->action = WBERR_ACT_DROP;
-	else if (!strcmp(then, "pass"))
-		r->action = WBERR_ACT_PASS;
-	else
+	action = then ? wberr_action_by_name(then) : WBERR_ACT_FAIL;
+	if (action < 0)
 		goto bad;
+	r->delay_ms = ms;
+	r->action = action;
 	return 0;
 bad:
-	WBERR_MSG_ERR(wc,
-		      "%s: bad action='%.64s' (fail, drop or delay:<1..%u ms>[:fail|:drop|:pass])",
-		      what, val, WBERR_DELAY_MAX_MS);
+	WBERR_MSG_ERR(wc, "%s: bad %s='%.64s' (%s, %s or delay:<1..%u ms>[:%s|:%s|:%s])",
+		      what, name, val, wberr_action_names[WBERR_ACT_FAIL],
+		      wberr_action_names[WBERR_ACT_DROP], WBERR_DELAY_MAX_MS,
+		      wberr_action_names[WBERR_ACT_FAIL],
+		      wberr_action_names[WBERR_ACT_DROP],
+		      wberr_action_names[WBERR_ACT_PASS]);
 	return -EINVAL;
 }
 
-/* flags=<flag>[,<flag>...]: each flag required, or excluded with '!' */
+/* A FLAGS key, @name=<flag>[,<flag>...]: each required, or excluded with '!' */
 static int wberr_parse_flags(struct wberr_c *wc, const char *what,
-			     const char *val, struct wberr_rule *r)
+			     const char *name, const char *val,
+			     struct wberr_rule *r)
 {
-	const char *p = val, *end, *name;
+	const char *p = val, *end, *flag;
 	blk_opf_t *mask;
 	unsigned int i;
 	size_t len;
@@ -2107,25 +2223,26 @@ static int wberr_parse_flags(struct wberr_c *wc, const char *what,
 	for (;;) {
 		end = strchrnul(p, ',');
 		mask = &r->flags_set;
-		name = p;
-		if (*name == '!') {
+		flag = p;
+		if (*flag == '!') {
 			mask = &r->flags_clear;
-			name++;
+			flag++;
 		}
-		len = end - name;
+		len = end - flag;
 		for (i = 0; i < ARRAY_SIZE(wberr_flags); i++)
 			if (strlen(wberr_flags[i].name) == len &&
-			    !strncmp(name, wberr_flags[i].name, len))
+			    !strncmp(flag, wberr_flags[i].name, len))
 				break;
 		if (i == ARRAY_SIZE(wberr_flags)) {
 			WBERR_MSG_ERR(wc,
-				      "%s: bad flag '%.*s' in flags='%.64s' (sync, meta, prio, fua, preflush, rahead, background, nowait, idle, polled, nounmap, each may start with '!')",
-				      what, (int)min_t(size_t, end - p, 32), p, val);
+				      "%s: bad flag '%.*s' in %s='%.64s' (sync, meta, prio, fua, preflush, rahead, background, nowait, idle, polled, nounmap, each may start with '!')",
+				      what, (int)min_t(size_t, end - p, 32), p,
+				      name, val);
 			return -EINVAL;
 		}
 		if ((r->flags_set | r->flags_clear) & wberr_flags[i].flag) {
-			WBERR_MSG_ERR(wc, "%s: flag '%s' repeated in flags='%.64s'",
-				      what, wberr_flags[i].name, val);
+			WBERR_MSG_ERR(wc, "%s: flag '%s' repeated in %s='%.64s'",
+				      what, wberr_flags[i].name, name, val);
 			return -EINVAL;
 		}
 		*mask |= wberr_flags[i].flag;
@@ -2136,72 +2253,74 @@ static int wberr_parse_flags(struct wberr_c *wc, const char *what,
 	return 0;
 }
 
+/* What a NUMBER or BOOL key takes, for its refusal: "every >= 1" */
+static void wberr_format_key_range(const struct wberr_key_desc *key,
+				   char *buf, size_t len)
+{
+	if (key->kind == WBERR_ABI_KIND_BOOL)
+		scnprintf(buf, len, "%s %llu or %llu", key->name, key->min,
+			  key->max);
+	else if (key->max != WBERR_ABI_U64_MAX)
+		scnprintf(buf, len, "%s %llu..%llu", key->name, key->min,
+			  key->max);
+	else if (key->min)
+		scnprintf(buf, len, "%s >= %llu", key->name, key->min);
+	else
+		strscpy(buf, "decimal u64", len);
+}
+
+/*
+ * One <key>=<value> word: the key and its value's kind, limits and hint
+ * come from dm-wberr-abi.h's WBERR_ABI_KEY table.
+ */
 static int wberr_parse_key(struct wberr_c *wc, const char *what,
 			   const char *arg, struct wberr_rule *r,
 			   unsigned int *seen)
 {
 	const char *eq = strchr(arg, '=');
+	const struct wberr_key_desc *key;
+	enum wberr_key k;
 	const char *val;
-	unsigned int k;
+	char hint[48];
 	u64 v;
 
 	for (k = 0; eq && k < WBERR_NR_KEYS; k++)
-		if (strlen(wberr_key_names[k]) == eq - arg &&
-		    !strncmp(arg, wberr_key_names[k], eq - arg))
+		if (strlen(wberr_keys[k].name) == eq - arg &&
+		    !strncmp(arg, wberr_keys[k].name, eq - arg))
 			break;
 	if (!eq || k == WBERR_NR_KEYS) {
-		WBERR_MSG_ERR(wc,
-			      "%s: unknown option '%.64s' (sectors=, skip=, count=, every=, prob=, action=, flags=, split=)",
-			      what, arg);
+		WBERR_MSG_ERR(wc, "%s: unknown option '%.64s' (%.*s)",
+			      what, arg, (int)sizeof(wberr_key_list) - 3,
+			      wberr_key_list);
 		return -EINVAL;
 	}
+	key = &wberr_keys[k];
 	if (*seen & BIT(k)) {
 		WBERR_MSG_ERR(wc, "%s: option '%s' given twice", what,
-			      wberr_key_names[k]);
+			      key->name);
 		return -EINVAL;
 	}
 	*seen |= BIT(k);
 	val = eq + 1;
 
-	switch (k) {
-	case WBERR_KEY_SECTORS:
-		return wberr_parse_sectors(wc, what, val, r);
-	case WBERR_KEY_ACTION:
-		return wberr_parse_action(wc, what, val, r);
-	case WBERR_KEY_FLAGS:
-		return wberr_parse_flags(wc, what, val, r);
-	default:
+	switch (key->kind) {
+	case WBERR_ABI_KIND_RANGE:
+		return wberr_parse_sectors(wc, what, key->name, val, r);
+	case WBERR_ABI_KIND_ACTION:
+		return wberr_parse_action(wc, what, key->name, val, r);
+	case WBERR_ABI_KIND_FLAGS:
+		return wberr_parse_flags(wc, what, key->name, val, r);
+	default:	/* NUMBER, BOOL */
 		break;
 	}
 
-	if (wberr_parse_u64(val, &v) ||
-	    (k == WBERR_KEY_EVERY && !v) ||
-	    (k == WBERR_KEY_PROB && v > WBERR_PPM) ||
-	    (k == WBERR_KEY_SPLIT && v > 1)) {
-		WBERR_MSG_ERR(wc, "%s: bad value in '%.64s'%s", what, arg,
-			      k == WBERR_KEY_EVERY ? " (every >= 1)" :
-			      k == WBERR_KEY_PROB ? " (prob 0..1000000 ppm)" :
-			      k == WBERR_KEY_SPLIT ? " (split 0 or 1)" :
-			      " (decimal u64)");
+	if (wberr_parse_u64(val, &v) || v < key->min || v > key->max) {
+		wberr_format_key_range(key, hint, sizeof(hint));
+		WBERR_MSG_ERR(wc, "%s: bad value in '%.64s' (%s)", what, arg,
+			      hint);
 		return -EINVAL;
 	}
-	switch (k) {
-	case WBERR_KEY_SKIP:
-		r->skip = v;
-		break;
-	case WBERR_KEY_COUNT:
-		r->count = v;
-		break;
-	case WBERR_KEY_EVERY:
-		r->every = v;
-		break;
-	case WBERR_KEY_SPLIT:
-		r->split = v;
-		break;
-	default:
-		r->prob = v;
-		break;
-	}
+	wberr_rule_set_number(r, k, v);
 	return 0;
 }
 
@@ -2227,11 +2346,7 @@ static int wberr_parse_rule(struct wberr_c *wc, const char *what,
 			      what, argc);
 		return -EINVAL;
 	}
-	memset(r, 0, sizeof(*r));
-	r->last = WBERR_TARGET_END;
-	r->every = 1;
-	r->prob = WBERR_PPM;
-	r->action = WBERR_ACT_FAIL;
+	wberr_rule_init(r);
 
 	ret = wberr_parse_ops(wc, what, argv[0], &r->classes);
 	if (ret)
@@ -2487,7 +2602,7 @@ static void wberr_format_classes(unsigned int classes, char *buf, size_t len)
 }
 
 /* A rule's flags= value: required flags by name, excluded ones with '!'. */
-static void wberr_format_rule_flags(struct wberr_rule *r, char *buf,
+static void wberr_format_rule_flags(const struct wberr_rule *r, char *buf,
 				    size_t len)
 {
 	unsigned int i;
@@ -2502,8 +2617,60 @@ static void wberr_format_rule_flags(struct wberr_rule *r, char *buf,
 				       "!" : "", wberr_flags[i].name);
 }
 
+/* A rule's action= value: fail, drop, or delay:<ms>[:drop|:pass] */
+static void wberr_format_action(const struct wberr_rule *r, char *buf,
+				size_t len)
+{
+	if (!r->delay_ms)
+		strscpy(buf, wberr_action_names[r->action], len);
+	else if (r->action == WBERR_ACT_FAIL)
+		scnprintf(buf, len, "delay:%u", r->delay_ms);
+	else
+		scnprintf(buf, len, "delay:%u:%s", r->delay_ms,
+			  wberr_action_names[r->action]);
+}
+
+/* Is key @k of @r at its default (wberr_rule_init())? */
+static bool wberr_key_is_default(const struct wberr_rule *r,
+				 enum wberr_key k)
+{
+	switch (wberr_keys[k].kind) {
+	case WBERR_ABI_KIND_RANGE:
+		return !r->first && r->last == WBERR_TARGET_END;
+	case WBERR_ABI_KIND_ACTION:
+		return r->action == WBERR_ACT_FAIL && !r->delay_ms;
+	case WBERR_ABI_KIND_FLAGS:
+		return !(r->flags_set | r->flags_clear);
+	default:	/* NUMBER, BOOL */
+		return wberr_rule_number(r, k) == wberr_keys[k].dflt;
+	}
+}
+
+/* The value of key @k of @r as "list" prints it, after "<key>=". */
+static void wberr_format_key(struct wberr_c *wc, const struct wberr_rule *r,
+			     enum wberr_key k, char *buf, size_t len)
+{
+	switch (wberr_keys[k].kind) {
+	case WBERR_ABI_KIND_RANGE:
+		scnprintf(buf, len, "%llu-%llu", (unsigned long long)r->first,
+			  (unsigned long long)min(r->last, wc->ti->len - 1));
+		break;
+	case WBERR_ABI_KIND_ACTION:
+		wberr_format_action(r, buf, len);
+		break;
+	case WBERR_ABI_KIND_FLAGS:
+		wberr_format_rule_flags(r, buf, len);
+		break;
+	default:	/* NUMBER, BOOL */
+		scnprintf(buf, len, "%llu", wberr_rule_number(r, k));
+		break;
+	}
+}
+
 /*
- * One line per rule.  When the lines do not fit, the text is cut at
+ * One line per rule: the keys in dm-wberr-abi.h's order, each listed
+ * ALWAYS or, listed SET (the keys added in 1.1), when not at its default.
+ * When the lines do not fit, the text is cut at
  * maxlen, which makes dm-ioctl flag DM_BUFFER_FULL_FLAG; libdevmapper
  * then repeats the message with a larger buffer, so "dmsetup message"
  * always prints the whole list.
@@ -2513,7 +2680,8 @@ static int wberr_msg_list(struct wberr_c *wc, char *result,
 {
 	struct wberr_snapshot *snap;
 	unsigned int sz = 0, i;
-	char ops[64], act[32], flags[128];
+	char ops[64], val[128];
+	enum wberr_key k;
 
 	if (maxlen)
 		result[0] = '\0';
@@ -2523,25 +2691,15 @@ static int wberr_msg_list(struct wberr_c *wc, char *result,
 		struct wberr_rule *r = snap->rules[i];
 
 		wberr_format_classes(r->classes, ops, sizeof(ops));
-		if (!r->delay_ms)
-			strscpy(act, wberr_action_names[r->action], sizeof(act));
-		else if (r->action == WBERR_ACT_FAIL)
-			scnprintf(act, sizeof(act), "delay:%u", r->delay_ms);
-		else
-			scnprintf(act, sizeof(act), "delay:%u:%s", r->delay_ms,
-				  wberr_action_names[r->action]);
-		wberr_format_rule_flags(r, flags, sizeof(flags));
-		DMEMIT("%u %s %s sectors=%llu-%llu skip=%llu count=%llu ",
-		       r->id, ops, wberr_status_names[(__force u8)r->status],
-		       (unsigned long long)r->first,
-		       (unsigned long long)min(r->last, wc->ti->len - 1),
-		       r->skip, r->count);
-		DMEMIT("every=%llu prob=%u action=%s ", r->every, r->prob, act);
-		/* keys added in 1.1 appear only when set */
-		if (flags[0])
-			DMEMIT("flags=%s ", flags);
-		if (r->split)
-			DMEMIT("split=1 ");
+		DMEMIT("%u %s %s ", r->id, ops,
+		       wberr_status_names[(__force u8)r->status]);
+		for (k = 0; k < WBERR_NR_KEYS; k++) {
+			if (wberr_keys[k].listed == WBERR_ABI_LISTED_SET &&
+			    wberr_key_is_default(r, k))
+				continue;
+			wberr_format_key(wc, r, k, val, sizeof(val));
+			DMEMIT("%s=%s ", wberr_keys[k].name, val);
+		}
 		DMEMIT("matched=%llu fired=%llu\n",
 		       (u64)atomic64_read(&r->matched),
 		       (u64)atomic64_read(&r->fired));
