@@ -361,7 +361,8 @@ run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 # make compare KERNELS='patched debian-6.12 debian-6.1': `make run` on each
 # kernel (SCENARIOS= and FILTER= pass through; each keeps its own results
 # directory), then one side-by-side table of what each call returned:
-# build/compare/compare.md and compare.json (harness/compare.py).  A kernel's
+# build/compare/compare.md and compare.json (harness/compare.py), and each
+# kernel's results page again with the comparison in it.  A kernel's
 # failed instances are results, not a reason to stop; a run that left no
 # results.json is.
 KERNELS ?= patched debian-6.12 debian-6.1
@@ -374,6 +375,8 @@ compare:
 			echo "[compare] error: make run KERNEL=$$k left no results.json; its console log is under $$d" >&2; exit 1; }; \
 	done
 	@python3 $(TOP)/harness/compare.py --out $(BUILD)/compare $(foreach k,$(KERNELS),$(k)=$(call results_of,$(k)))
+	@for d in $(foreach k,$(KERNELS),$(call results_of,$(k))); do \
+		python3 $(TOP)/harness/page.py --compare $(BUILD)/compare/compare.json $$d || exit 1; done
 
 # Hours of stress for people who want them: DURATION in seconds.
 DURATION ?= 3600
