@@ -141,7 +141,7 @@ help:
 	@echo "make test   - the full test suite (host unit tests + guest suites)"
 	@echo "make bench  - benchmarks: -icount ratios, virtio fio latency, boot and suite times (build/results/bench.md)"
 	@echo "make shell  - boot the guest with a shell on the console"
-	@echo "make deps | kernel | module | kselftest | tools | image | apps | clean"
+	@echo "make deps | deps-browser | kernel | module | kselftest | tools | image | apps | clean"
 	@echo "KCONFIG=debug selects the debug kernel (KASAN, lockdep, kmemleak)"
 	@echo "make test SHARD=I/N - one of N shards; harness/merge-shards.sh OUT DIRS... merges their reports"
 	@echo "make test JOBS=N    - the N shards at once on this machine, merged into build/results (default: cores + 1, at most 4)"
@@ -149,19 +149,32 @@ help:
 	@echo "make compare KERNELS='patched debian-6.12 debian-6.1' - make run on each, one side-by-side table (build/compare/compare.md)"
 
 # Idempotent: only asks apt for what dpkg says is missing.
-deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do \
+# $(call deb_install,PACKAGES,WHAT): the recipe that installs the missing ones.
+define deb_install
+	@missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
 	done); \
 	if [ -n "$$missing" ]; then \
-		echo "[deps] installing:" $$missing; \
+		echo "[deps] installing$(2):" $$missing; \
 		export DEBIAN_FRONTEND=noninteractive; \
 		apt-get update -qq || { echo "[deps] error: apt-get update failed (status $$?): is Debian's archive reachable?" >&2; exit 1; }; \
 		log=$$(mktemp); \
 		apt-get install -y -qq --no-install-recommends $$missing > $$log 2>&1 || { rc=$$?; tail -n 20 $$log >&2; \
 			echo "[deps] error: apt-get install failed (status $$rc) installing: $$missing" >&2; rm -f $$log; exit 1; }; \
 		rm -f $$log; \
-	else echo "[deps] all Debian packages present"; fi
+	else echo "[deps] all Debian packages$(2) present"; fi
+endef
+
+deps:
+	$(call deb_install,$(DEB_PACKAGES),)
+
+# The results page's browser test (harness/tests/page-selftest.py) renders
+# the page in Debian's headless Chromium; run-host-tests.sh asks for it only
+# when that test runs, so make run never installs a browser.
+BROWSER_PACKAGES := chromium fonts-dejavu-core
+.PHONY: deps-browser
+deps-browser:
+	$(call deb_install,$(BROWSER_PACKAGES), for the browser test)
 
 ifneq ($(OWN_BUILD),)
 kernel: deps
@@ -361,7 +374,8 @@ run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 # make compare KERNELS='patched debian-6.12 debian-6.1': `make run` on each
 # kernel (SCENARIOS= and FILTER= pass through; each keeps its own results
 # directory), then one side-by-side table of what each call returned:
-# build/compare/compare.md and compare.json (harness/compare.py).  A kernel's
+# build/compare/compare.md and compare.json (harness/compare.py), and each
+# kernel's results page again with the comparison in it.  A kernel's
 # failed instances are results, not a reason to stop; a run that left no
 # results.json is.
 KERNELS ?= patched debian-6.12 debian-6.1
@@ -374,6 +388,8 @@ compare:
 			echo "[compare] error: make run KERNEL=$$k left no results.json; its console log is under $$d" >&2; exit 1; }; \
 	done
 	@python3 $(TOP)/harness/compare.py --out $(BUILD)/compare $(foreach k,$(KERNELS),$(k)=$(call results_of,$(k)))
+	@for d in $(foreach k,$(KERNELS),$(call results_of,$(k))); do \
+		python3 $(TOP)/harness/page.py --compare $(BUILD)/compare/compare.json $$d || exit 1; done
 
 # Hours of stress for people who want them: DURATION in seconds.
 DURATION ?= 3600

@@ -23,20 +23,16 @@ import json
 import os
 import sys
 
+import manifest  # harness/manifest.py: the results manifest, as lib/sh/manifest.sh reads it
+
 
 def read_manifest(rdir):
     """RESULTS_DIR/manifest.txt: (kind, path, suite, boot) rows, a path once (its last line)."""
-    path = os.path.join(rdir, "manifest.txt")
-    if not os.path.isfile(path):
+    rows = manifest.read_manifest(rdir)
+    if rows is None:
         raise SystemExit(f"compare: no manifest.txt in {rdir}, which lists its results "
                          "(run `make run KERNEL=...` first)")
-    rows = {}
-    with open(path) as f:
-        for line in f:
-            words = line.split()
-            if len(words) >= 2 and not line.startswith("#"):
-                rows[words[1]] = (words + ["-", "-"])[:4]
-    return list(rows.values())
+    return rows
 
 
 def find_results(rdir, rows):
@@ -46,11 +42,6 @@ def find_results(rdir, rows):
         raise SystemExit(f"compare: no results.json in {rdir}'s manifest (run `make run KERNEL=...` first)")
     scen = [path for suite, path in found if suite.startswith("scenarios")]
     return os.path.join(rdir, (scen or [found[0][1]])[0])
-
-
-def evidence_name(inst_id):
-    """tools/wberr-run/evidence.c evidence_dirname(): letters, digits and ._+- kept, the rest '_'."""
-    return "".join(c if c.isascii() and (c.isalnum() or c in "._+-") else "_" for c in inst_id)
 
 
 def outcome(inst):
@@ -81,7 +72,7 @@ def load(name, rdir, out_dir):
             "release": data["kernel"].get("release"), "series": data["kernel"].get("series"),
             "statuses": data["kernel"].get("statuses"), "instances": {}}
     for inst in data["instances"]:
-        ev = evidence.get(evidence_name(inst["id"]))
+        ev = evidence.get(manifest.evidence_name(inst["id"]))
         inst["evidence"] = rel(ev) if ev else None
         kern["instances"][inst["id"]] = inst
     return kern

@@ -7,8 +7,9 @@
 #
 #   report.sh [--summary] RESULTS_DIR
 #
-# --summary also prints the scenario runner's summary.txt and the paths of
-# the detailed tables (errno-fidelity.md, content-after-failure.md, TAP,
+# It also writes index.html, the results page (harness/page.py).
+# --summary prints the page's path first, then the scenario runner's
+# summary.txt and the paths of the detailed tables (errno-fidelity.md, content-after-failure.md, TAP,
 # JUnit, console logs).  Exit status 0 only when nothing failed and at
 # least one test passed: an empty run is a failure.  What is there comes
 # from RESULTS_DIR/manifest.txt (lib/sh/manifest.sh), a TAP line's meaning
@@ -106,9 +107,25 @@ if [ "${#taps[@]}" -eq 0 ]; then
 	failed=$((failed + 1))
 fi
 
+# The results page (harness/page.py): everything above and the run's own
+# tables and timelines, from the manifest (none without one: said above);
+# a page that cannot be made is said, not a failed run.
+page=
+if [ -f "$dir/manifest.txt" ]; then
+	if python3 "$top/harness/page.py" "$dir" > /dev/null 2> "$dir/.page.err"; then
+		page=$dir/index.html
+	else
+		echo "report: no results page: $(tail -n 3 "$dir/.page.err")"
+	fi
+	rm -f "$dir/.page.err"
+fi
+
 if [ "$summary" = 1 ]; then
-	# wberr-run's summary (kernel, what was tried, violations), then where
-	# the long tables are rather than the tables themselves.
+	# The page first, then wberr-run's summary (kernel, what was tried,
+	# violations), then where the long tables are rather than the tables
+	# themselves.
+	echo
+	[ -z "$page" ] || echo "Results page: $page"
 	echo
 	summary_txt=$(listed summary | head -n 1)
 	if [ -n "$summary_txt" ]; then
@@ -134,7 +151,7 @@ if [ "$summary" = 1 ]; then
 	listed log/console | while IFS= read -r c; do printf '  %-22s %s\n' "console log" "$c"; done
 	echo
 fi
-echo "results: ${dir}/ (TAP, junit.xml, console logs)"
+echo "results: ${dir}/ (${page:+index.html, }TAP, junit.xml, console logs)"
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

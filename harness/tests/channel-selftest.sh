@@ -57,10 +57,11 @@ done)
 tap_is "$missing" "" "results: each kind's row shows the pattern harness/guest/artifacts gives it"
 asked=$({ grep -oE "listed '?[a-z][a-z/*-]*|detail \"[^\"]*\" [a-z][a-z/-]*" harness/report.sh | awk '{ print $NF }'
 	  grep -oE "manifest_(lines|paths) [^ ]+ '?[a-z][a-z/*-]*" harness/merge-shards.sh Makefile | awk '{ print $3 }'
-	  grep -oE 'kind (==|\.startswith\() ?"[a-z][a-z/-]*' harness/compare.py | sed 's/.*"//'; } | tr -d "'" | set_of)
+	  grep -oE 'kind (==|\.startswith\() ?"[a-z][a-z/-]*' harness/compare.py harness/manifest.py | sed 's/.*"//'
+	  grep -oE 'paths\("[a-z][a-z/*-]*' harness/page.py | sed 's/.*"//'; } | tr -d "'" | set_of)
 unknown=$(for k in $asked; do
 	case "$k" in */|*/\*) echo " $table" | grep -q " ${k%\*}" ;; *) case " $table" in *" $k "*) ;; *) false ;; esac ;; esac ||
 		echo "$k"
 done)
-tap_is "${asked:+x}|$unknown" "x|" "results: every kind report.sh, merge-shards.sh, compare.py and the Makefile ask for is a row ($asked)"
+tap_is "${asked:+x}|$unknown" "x|" "results: every kind report.sh, merge-shards.sh, compare.py, manifest.py, page.py and the Makefile ask for is a row ($asked)"
 tap_done

@@ -6,7 +6,8 @@
 # still installing libdevmapper-dev; a machine that had the packages could
 # not see it.  Here dpkg-query says every package is missing, apt-get takes
 # two seconds to "install" them and the compiler only records whether that
-# had finished.  TAP on stdout.
+# had finished.  And the browser of the page test (make deps-browser) is
+# never among make deps' packages.  TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -36,7 +37,7 @@ EOF
 cp "$tmp/bin/cc" "$tmp/bin/gcc"
 chmod +x "$tmp/bin/"*
 
-tap_begin 6
+tap_begin 8
 for goal in guest-tools tools run-payload; do
 	rm -f "$tmp/deps-done" "$tmp/cc.log"
 	rm -rf "$tmp/build"
@@ -50,5 +51,27 @@ for goal in guest-tools tools run-payload; do
 	tap_is "$(grep -c before "$tmp/cc.log" 2>/dev/null)" 0 \
 		"make -j4 $goal: no compile before make deps" ||
 		sed 's/^/# /' "$tmp/cc.log"
+done
+
+# The browser is the page test's alone: make deps (so make run) never asks
+# for it; make deps-browser (run-host-tests.sh, before that test) asks for
+# it and nothing else.
+printf '#!/bin/sh\ncase " $* " in *" install "*) echo "$*" >> "%s/apt.log" ;; esac\nexit 0\n' "$tmp" > "$tmp/bin/apt-get"
+for goal in deps deps-browser; do
+	rm -f "$tmp/apt.log"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PATH="$tmp/bin:$PATH" \
+		make -s -C "$top" "$goal" BUILD="$tmp/build" WBERR_CACHE="$tmp/cache" > "$tmp/out" 2>&1
+	asked=$(cat "$tmp/apt.log" 2>/dev/null)
+	if [ $goal = deps ]; then
+		case " $asked " in
+		*" linux-source-6.12 "*) case " $asked " in *chromium*) r=1 ;; *) r=0 ;; esac ;;
+		*) r=1 ;;
+		esac
+		tap_ok $r "make deps installs the build's packages, never the browser" ||
+			sed 's/^/# /' "$tmp/out"
+	else
+		tap_is "${asked##* --no-install-recommends }" "chromium fonts-dejavu-core" \
+			"make deps-browser installs Chromium and a font, nothing else" || sed 's/^/# /' "$tmp/out"
+	fi
 done
 tap_end

@@ -3,7 +3,8 @@
 # Host checks of harness/report.sh, the one place that totals TAP and writes
 # JUnit: counts (skips, missing results, an empty file), the last line CI
 # reads, and a junit.xml that parses and carries each failure's diagnostics;
-# the TAP files are the ones the results manifest lists; merge-shards.sh,
+# the TAP files are the ones the results manifest lists; the results page
+# written and named first by --summary; merge-shards.sh,
 # which makes one report of make test SHARD=I/N's N.
 # TAP on stdout.
 set -u
@@ -13,7 +14,7 @@ top=$(cd "$here/../.." && pwd)
 . "$top/lib/sh/manifest.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_begin 22
+tap_begin 23
 check() {	# $1 observed, $2 expected, $3 description; the output on failure
 	tap_is "$1" "$2" "$3" || sed 's/^/# /' "$tmp/out"
 }
@@ -92,6 +93,9 @@ check "$(sed -n '/^Kernel/p; /^  [A-Za-z]/s| /.*/| DIR/|p' "$tmp/out")" "Kernel:
   JUnit                  DIR/junit.xml
   console log            DIR/console-run.log" \
 	"--summary: the summary, TAP files and console logs the manifest lists, not the files it does not"
+check "$(sed -n '/^Results page/,$p' "$tmp/out" | sed -n '1s| /.*/| DIR/|p; 3p' | tr '\n' '|')$(grep -c 'id="summary"' "$tmp/m1/index.html")" \
+	"Results page: DIR/index.html|Kernel: fake|1" \
+	"report.sh writes index.html (harness/page.py), and --summary points to it first"
 rm -f "$tmp/r"/*.tap "$tmp/r/manifest.txt"
 "$top/harness/report.sh" "$tmp/r" > "$tmp/out" 2>&1
 check "$? $(grep -c 'no manifest.txt in' "$tmp/out") $(tail -n 1 "$tmp/out")" "1 1 0 passed, 1 failed" \

@@ -3,7 +3,7 @@
 # Host-side tests (no guest): build.sh from every cache state, the runner's
 # and the guest harness's self-checks, report.sh, make run's payload checks,
 # the top Makefile's order under -j, the bench report on synthetic fio
-# output, lib/c's, wberr-run's and wberr-stress's unit tests.  Each writes TAP into
+# output, the results page in headless Chromium, lib/c's, wberr-run's and wberr-stress's unit tests.  Each writes TAP into
 # RESULTS_DIR/host-<name>.tap, listed in RESULTS_DIR/manifest.txt.
 set -u
 # Run by make test: the makes below are its children only by way of this
@@ -51,6 +51,14 @@ host_test bench-report "bench report self-checks" \
 	env PYTHONDONTWRITEBYTECODE=1 python3 "$here/bench-report-selftest.py"
 host_test compare "kernel comparison (compare.py) self-checks" \
 	env PYTHONDONTWRITEBYTECODE=1 python3 "$here/compare-selftest.py"
+# The results page in Debian's headless Chromium, installed here and only
+# here (make deps-browser); the screenshot stays in RESULTS for a person.
+page_test() {
+	make -s -C "$top" deps-browser >&2 || echo "[host] make deps-browser failed: the page test says what is missing" >&2
+	env PYTHONDONTWRITEBYTECODE=1 python3 "$here/page-selftest.py" --screenshot "$results/page-fixture.png"
+}
+host_test page "the results page (page.py) in headless Chromium" page_test
+[ -f "$results/page-fixture.png" ] && manifest_add "$results" screenshot page-fixture.png - host
 host_test stream "the result-stream reader and the TAP reader" "$here/stream-selftest.sh"
 host_test channel "docs/architecture.md's channel and results tables against the code" \
 	"$here/channel-selftest.sh"

@@ -178,7 +178,7 @@ evidence evidence/xfs_b_ g2/001 st
 dmesg/test g2.001.dmesg g2/001 st
 dmesg/test g2.002.dmesg g2/002 st" \
 	"the manifest: the group's TAP and log, what its test left (by guest/artifacts' kinds, an evidence directory's entries one by one) and each test's kernel log"
-check "$(cd "$res" && ls -d * evidence/* | grep -vx -e manifest.txt -e evidence -e junit.xml | sort | tr '\n' ' ')" \
+check "$(cd "$res" && ls -d * evidence/* | grep -vx -e manifest.txt -e evidence -e junit.xml -e index.html | sort | tr '\n' ' ')" \
 	"$(grep -v '^#' "$res/manifest.txt" | cut -d' ' -f2 | sort | tr '\n' ' ')" \
 	"every file the boot left is in the manifest once, and nothing else"
 check "$(grep -c '^tap/harness guest-harness-st.tap - st$' "$res/manifest.txt")" 1 "the harness's TAP is listed"

@@ -588,8 +588,9 @@ int report_json(const char *dir, const struct wb_kernel *k, const struct inst_re
 		wb_json_str(f, fs_names[in->fs]);
 		fputs(", \"status\": ", f);
 		wb_json_str(f, in->status);
-		fprintf(f, ", \"fidelity\": %s, \"verdict\": \"%s\", \"secs\": %.1f, \"reason\": ",
-			in->sc->fidelity ? "true" : "false", verdicts[r->verdict], r->secs);
+		fprintf(f, ", \"dax\": %s, \"fidelity\": %s, \"verdict\": \"%s\", \"secs\": %.1f, \"reason\": ",
+			in->sc->dax ? "true" : "false", in->sc->fidelity ? "true" : "false", verdicts[r->verdict],
+			r->secs);
 		wb_json_str(f, r->reason[0] ? r->reason : NULL);
 		fputs(",\n    \"phases\": {", f);
 		for (int p = 0; p < PH__N; p++)

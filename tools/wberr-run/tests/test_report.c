@@ -182,6 +182,29 @@ static void test_content(const char *dir)
 }
 
 /* with DAX instances, each guarantee has a page-cache and a DAX cell */
+/* results.json says which instances ran on DAX, for the results page's columns */
+static void results_json_dax(const struct inst_result *r, int n)
+{
+	char dir[] = "/tmp/test_report_dax.XXXXXX", path[64];
+	char *s;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "results.json: a temporary directory");
+		return;
+	}
+	is_int(0, report_json(dir, NULL, r, n), "results.json written with DAX instances");
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	s = slurp(path);
+	ok(s && strstr(s, "{\"id\": \"ext4/p\", \"scenario\": \"p\", \"file\": \"p.yaml\", "
+			  "\"guarantee\": \"no error is lost\", \"fs\": \"ext4\", \"status\": null, \"dax\": false,") &&
+	   strstr(s, "{\"id\": \"ext4/d\", \"scenario\": \"d\", \"file\": \"d.yaml\", "
+		     "\"guarantee\": \"no error is lost\", \"fs\": \"ext4\", \"status\": null, \"dax\": true,"),
+	   "results.json: each instance says whether it ran on DAX");
+	free(s);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_dax_column(void)
 {
 	struct step st[1] = { { .op = OP_FSYNC, .fd = "a" } };
@@ -211,6 +234,7 @@ static void test_dax_column(void)
 		     "  media errors show at access  -                  [skipped] (0/0)\n") != NULL,
 	   "xfs: a skipped DAX instance keeps its cell");
 	free(s);
+	results_json_dax(r, 4);
 }
 
 int main(void)

@@ -422,6 +422,19 @@ static void verdicts_a(const struct judged *d)
 	ok(!sc_program_call(j, (size_t)idx_of(d, call_of(d, 50, WB_CALL_FSYNC))), "the runner's fsync is excluded");
 }
 
+/* the first call object of thread @tid in report.json holds @what */
+static int json_call_has(const char *json, unsigned int tid, const char *what)
+{
+	char key[32];
+	const char *at, *end;
+
+	snprintf(key, sizeof(key), "\"tid\":%u,", tid);
+	at = strstr(json, key);
+	end = at ? strchr(at, '}') : NULL;
+	at = at ? strstr(at, what) : NULL;
+	return at && end && at < end;
+}
+
 static void render_a(const struct judged *d)
 {
 	struct sc_path paths[] = { { 253, 0, 0xc, "/db/main.db" }, { 253, 0, 0xd, "/db/\"odd\"\\name\x01\xff" } };
@@ -447,6 +460,8 @@ static void render_a(const struct judged *d)
 	ok(json && json_valid(json), "JSON: valid");
 	ok(json && strstr(json, "\"/db/\\\"odd\\\"\\\\name\\u0001\\ufffd\""), "JSON: quotes, backslash, control, bad UTF-8 escaped");
 	ok(json && strstr(json, "\"verdict\":\"lost\"") && strstr(json, "\"kind\":\"uring_fsync\""), "JSON: verdicts and kinds");
+	ok(json && json_call_has(json, 100, "\"sync_result\":true") && json_call_has(json, 50, "\"sync_result\":false"),
+	   "JSON: the judge's sync_result: the program's fsync is one, the runner's is not");
 	if (json && getenv("SYNCTRACE_SHOW"))
 		fputs(json, stderr);
 	free(text);
