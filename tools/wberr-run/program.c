@@ -307,6 +307,7 @@ static int arm_file(struct prun *p, struct armed *a, const struct fault_spec *f,
 	struct stat sb;
 
 	snprintf(one.file, sizeof(one.file), "%s", rel);
+	one.grow = f->grow && !a->nrules;	/* the free space once, with the first file */
 	if (faults_program(&p->fl, &p->st, &one, p->inst->status, msg, len))
 		return -1;
 	take_rules(p, a);

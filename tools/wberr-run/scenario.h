@@ -42,6 +42,7 @@ extern const char *const content_names[CONTENT__N];
 struct fault_spec {
 	char id[NAME_LEN];	/* scenario-side name, for unfault */
 	char file[PATH_LEN];	/* file-targeted: fail the data extents of this file */
+	int grow;		/* and the free space it will grow into (GETFSMAP when armed) */
 	struct wb_rule rule;	/* status "$status": the matrix's */
 };
 
