@@ -1216,6 +1216,8 @@ static const struct ykey program_keys[] = {
 	{ K("check", Y_STR), PROG(check) },
 	{ K("expect", Y_FN), .fn = v_prog_expect, .doc = "the defaults are any, pass, seen" },
 	{ K("why", Y_STR), PROG(why), .doc = "needed when check: fail or errors: lost|silent" },
+	{ K("promise", Y_STR), PROG(promise),
+	  .doc = "what the program's source promises on a failed fsync, file and function (the report card cites it)" },
 };
 const struct ytable program_schema = TABLE("program", program_keys, 1);
 

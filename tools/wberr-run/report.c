@@ -608,9 +608,18 @@ static void json_counts(FILE *f, const struct inst_result *r)
 	fputc(']', f);
 }
 
-/* program mode: each check the instance was judged by, in order */
+/* program mode: its promise and findings, and each check it was judged by, in order */
 static void json_checks(FILE *f, const struct inst_result *r)
 {
+	const struct program *pg = r->inst->sc->prog;
+
+	fputs(",\n    \"promise\": ", f);
+	wb_json_str(f, pg->promise[0] ? pg->promise : NULL);
+	fputs(", \"why\": ", f);
+	wb_json_str(f, pg->why[0] ? pg->why : NULL);
+	fprintf(f, ", \"expect\": {\"program\": \"%s\", \"check\": \"%s\", \"errors\": \"%s\"}",
+		(const char *[]){ "any", "zero", "nonzero" }[pg->expect_program],
+		pg->expect_check == EXIT_NONZERO ? "fail" : "pass", errors_expect_names[pg->expect_errors]);
 	fputs(",\n    \"checks\": [", f);
 	for (int i = 0; i < r->nsteps; i++) {
 		fprintf(f, "%s\n      {\"what\": ", i ? "," : "");

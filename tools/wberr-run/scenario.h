@@ -130,6 +130,8 @@ struct program {
 	int expect_check;	/* EXIT_ZERO: the checker passes; EXIT_NONZERO: it must find the loss */
 	int expect_errors;	/* ERRORS_* */
 	char why[TEXT_LEN];	/* needed when the expectation is a finding */
+	char promise[TEXT_LEN];	/* what the program's own source promises on a failed
+				 * fsync, with file and function: the report card's citation */
 };
 
 struct scenario {

@@ -222,7 +222,8 @@ static void test_dax_column(void)
  */
 static void test_program_instance(const char *dir)
 {
-	struct program pg = { .nfaults = 2 };
+	struct program pg = { .nfaults = 2, .expect_program = EXIT_ZERO, .expect_check = EXIT_NONZERO,
+			      .why = "the retry loses it", .promise = "src/x.c retry(): retries" };
 	struct scenario sc = { .name = "p", .file = "p.yaml", .prog = &pg };
 	struct instance in = { .sc = &sc, .fs = FS_XFS, .status = "timeout", .id = "xfs/p[timeout]" };
 	struct step_result checks[2] = { { .ran = 1, .pass = 1, .what = "arm" },
@@ -253,6 +254,9 @@ static void test_program_instance(const char *dir)
 	   "program: results.json has its time and phases");
 	ok(strstr(s, "\"sync_results\": 14, \"errors_reported\": 1, \"faults_injected\": 2, "
 		  "\"statuses\": [\"timeout\", \"ioerr\"]") != NULL, "program: results.json has its counts and statuses");
+	ok(strstr(s, "\"promise\": \"src/x.c retry(): retries\", \"why\": \"the retry loses it\", "
+		  "\"expect\": {\"program\": \"zero\", \"check\": \"fail\", \"errors\": \"seen\"}") != NULL,
+	   "program: results.json has its promise, its finding's why and what it expects");
 	ok(strstr(s, "{\"what\": \"fault f0\", \"pass\": true, \"msg\": \"seen: 1 bio(s) failed\"}") != NULL,
 	   "program: results.json has each check");
 	free(s);
