@@ -51,6 +51,8 @@ host_test bench-report "bench report self-checks" \
 	env PYTHONDONTWRITEBYTECODE=1 python3 "$here/bench-report-selftest.py"
 host_test compare "kernel comparison (compare.py) self-checks" \
 	env PYTHONDONTWRITEBYTECODE=1 python3 "$here/compare-selftest.py"
+host_test report-card "the report card (report_card.py) self-checks" \
+	env PYTHONDONTWRITEBYTECODE=1 python3 "$here/report-card-selftest.py"
 host_test stream "the result-stream reader and the TAP reader" "$here/stream-selftest.sh"
 host_test channel "docs/architecture.md's channel and results tables against the code" \
 	"$here/channel-selftest.sh"
