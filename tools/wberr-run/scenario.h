@@ -107,6 +107,7 @@ extern const char *const errors_expect_names[ERRORS__N];
 enum exit_expect { EXIT_ANY, EXIT_ZERO, EXIT_NONZERO };
 
 #define PROG_MAX_FAULTS 8
+#define PROG_TEXT_LEN 1024	/* a finding's why and the program's promise: a paragraph each */
 #define PROG_MAX_LIST 8
 struct program {
 	char setup[TEXT_LEN];	/* sh -c, as root, cwd the mount */
@@ -129,8 +130,8 @@ struct program {
 	int expect_program;	/* EXIT_* */
 	int expect_check;	/* EXIT_ZERO: the checker passes; EXIT_NONZERO: it must find the loss */
 	int expect_errors;	/* ERRORS_* */
-	char why[TEXT_LEN];	/* needed when the expectation is a finding */
-	char promise[TEXT_LEN];	/* what the program's own source promises on a failed
+	char why[PROG_TEXT_LEN];	/* needed when the expectation is a finding */
+	char promise[PROG_TEXT_LEN];	/* what the program's own source promises on a failed
 				 * fsync, with file and function: the report card's citation */
 };
 
