@@ -16,9 +16,13 @@ etcd_start() {	# $1: the log file; a killed member leaves its socket files
 	echo $! > "$WBERR_DIR/etcd.pid"
 	for _ in $(seq 1 300); do
 		ctl endpoint health > /dev/null 2>&1 && return 0
-		kill -0 "$(cat "$WBERR_DIR/etcd.pid")" 2> /dev/null || return 1
+		etcd_alive || return 1
 		sleep 0.2
 	done
 	return 1
 }
-etcd_alive() { kill -0 "$(cat "$WBERR_DIR/etcd.pid")" 2> /dev/null; }
+# the member still running (a zombie the shell has not reaped is not)?
+etcd_alive() {
+	_p=$(cat "$WBERR_DIR/etcd.pid" 2> /dev/null) && [ -e "/proc/$_p/status" ] &&
+		! grep -q '^State:[[:space:]]*Z' "/proc/$_p/status"
+}
