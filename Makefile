@@ -146,6 +146,7 @@ help:
 	@echo "make test SHARD=I/N - one of N shards; harness/merge-shards.sh OUT DIRS... merges their reports"
 	@echo "make test JOBS=N    - the N shards at once on this machine, merged into build/results (default: cores + 1, at most 4)"
 	@echo "KERNEL=debian-6.12|debian-6.1 tests Debian's shipped kernel instead of ours (KERNEL=patched)"
+	@echo "make report-card - real applications under write-back faults: docs/report-card.md and .csv"
 	@echo "make compare KERNELS='patched debian-6.12 debian-6.1' - make run on each, one side-by-side table (build/compare/compare.md)"
 
 # Idempotent: only asks apt for what dpkg says is missing.
@@ -370,6 +371,22 @@ run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} \
 		--suites $(RUN_SUITES) $(strip $(RUN_PAYLOAD_ARGS)) $(call pmem_for,$(RUN_SUITES)) --name run || true
 	@$(TOP)/harness/report.sh --summary $(RESULTS)
+
+# make report-card: the fsync report card.  `make run` over the program
+# scenarios (CARD_SCENARIOS, default scenarios/programs: every application
+# configuration on ext4 and xfs under each status class) into their own
+# results directory, then harness/report_card.py writes docs/report-card.md
+# and docs/report-card.csv from its results.json and each instance's
+# evidence (programs/<id>/).  FILTER= selects instances as for make run.
+CARD_SCENARIOS ?= scenarios/programs
+CARD_RESULTS := $(BUILD)/results-card
+.PHONY: report-card
+report-card:
+	@WBERR_RUN_TIMEOUT=$${WBERR_RUN_TIMEOUT:-5400} \
+		$(MAKE) --no-print-directory run SCENARIOS='$(CARD_SCENARIOS)' RESULTS=$(CARD_RESULTS)
+	@python3 $(TOP)/harness/report_card.py --results $(CARD_RESULTS) --names $(BUILD)/lib/wberr-names \
+		--md $(TOP)/docs/report-card.md --csv $(TOP)/docs/report-card.csv \
+		--command "make report-card$(if $(strip $(FILTER)), FILTER='$(strip $(FILTER))')"
 
 # make compare KERNELS='patched debian-6.12 debian-6.1': `make run` on each
 # kernel (SCENARIOS= and FILTER= pass through; each keeps its own results

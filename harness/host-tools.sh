@@ -36,14 +36,28 @@ host_tools=(
 	$(mkfs_programs | awk '{ print $2 }' | sort -u)
 )
 
+# glibc's own libraries that no host tool links but Debian's programs on
+# the apps disk do (libpthread.so.0: lmdb-utils, libgflags; a stub since
+# glibc 2.34, and with libdl, librt and libm of the same build as the
+# image's libc.so.6, which the apps disk never ships: mkapps.sh).
+glibc_libs=(
+	/lib/x86_64-linux-gnu/libpthread.so.0 /lib/x86_64-linux-gnu/libdl.so.2
+	/lib/x86_64-linux-gnu/librt.so.1 /lib/x86_64-linux-gnu/libm.so.6
+)
+
 # host_tool_libs: the file names of the shared libraries (and the loader)
 # the image gets with the host tools, one a line, sorted.  The image
 # keeps each under the name ldd resolved it to, which is the soname a
 # DT_NEEDED entry asks for.
 host_tool_libs() {
 	local t
+	{
 	for t in "${host_tools[@]}"; do
 		[ -x "$t" ] || continue
 		ldd "$t" 2>/dev/null | awk '/=> \//{print $3} /^\t\/lib/{print $1}'
-	done | sed 's,.*/,,' | LC_ALL=C sort -u
+	done
+	for t in "${glibc_libs[@]}"; do
+		[ -e "$t" ] && echo "$t"
+	done
+	} | sed 's,.*/,,' | LC_ALL=C sort -u
 }

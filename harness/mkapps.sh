@@ -43,7 +43,7 @@ top=$(cd "$here/.." && pwd)
 errtrap_init apps
 . "$here/host-tools.sh"
 
-main_pkgs=(sqlite3 postgresql-15 postgresql-client-15)
+main_pkgs=(sqlite3 postgresql-15 postgresql-client-15 redis-server redis-tools etcd-server etcd-client lmdb-utils rocksdb-tools)
 # a user's own: make run APPS_PACKAGES='redis-server lmdb-utils' SCENARIOS=...
 # shellcheck disable=SC2206
 main_pkgs+=(${WBERR_APPS_PACKAGES:-})

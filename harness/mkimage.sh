@@ -95,6 +95,9 @@ copy_libs() {	# the ldd closure of a binary
 for t in "${host_tools[@]}"; do
 	if [ -x "$t" ]; then copy_file "$t"; copy_libs "$t"; else echo "[image] note: $t not installed, left out" >&2; fi
 done
+for l in "${glibc_libs[@]}"; do
+	[ -e "$l" ] && copy_file "$l"
+done
 for c in "${lvm_cmds[@]}"; do ln -sf lvm "$root/usr/sbin/$c"; done
 # a file system's mkfs program that is a link on the host (mkfs.ext4 ->
 # mke2fs, copied above) is the same link in the image

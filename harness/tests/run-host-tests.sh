@@ -59,6 +59,8 @@ page_test() {
 }
 host_test page "the results page (page.py) in headless Chromium" page_test
 [ -f "$results/page-fixture.png" ] && manifest_add "$results" screenshot page-fixture.png - host
+host_test report-card "the report card (report_card.py) self-checks" \
+	env PYTHONDONTWRITEBYTECODE=1 python3 "$here/report-card-selftest.py"
 host_test stream "the result-stream reader and the TAP reader" "$here/stream-selftest.sh"
 host_test channel "docs/architecture.md's channel and results tables against the code" \
 	"$here/channel-selftest.sh"

@@ -12,6 +12,7 @@
 #include <linux/btrfs_tree.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <linux/fsmap.h>
 
 /*
  * btrfs FIEMAP reports addresses in btrfs's logical (chunk) space.  Map one
@@ -94,4 +95,56 @@ int wb_fiemap(int fd, int sync, struct wb_extent *out, int max, int *complete)
 	*complete = n > 0 && (fm->fm_extents[n - 1].fe_flags & FIEMAP_EXTENT_LAST);
 	free(fm);
 	return n;
+}
+
+int wb_fsmap_take(const struct fsmap *recs, unsigned int n, struct wb_extent *out, int *nout, int max)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		const struct fsmap *r = &recs[i];
+		uint64_t first = r->fmr_physical / 512, last;
+
+		if (r->fmr_owner != FMR_OWN_FREE || r->fmr_length < 512)
+			continue;
+		last = (r->fmr_physical + r->fmr_length) / 512 - 1;
+		if (*nout && out[*nout - 1].last + 1 == first) {
+			out[*nout - 1].last = last;
+			continue;
+		}
+		if (*nout == max)
+			return -E2BIG;
+		out[(*nout)++] = (struct wb_extent){ .first = first, .last = last };
+	}
+	return 0;
+}
+
+#define FSMAP_BATCH 128
+
+int wb_fsmap_free(int fd, struct wb_extent *out, int max)
+{
+	struct fsmap_head *h = calloc(1, fsmap_sizeof(FSMAP_BATCH));
+	int n = 0, rc = 0;
+
+	if (!h)
+		return -ENOMEM;
+	/* every device, every owner, from the start to the end */
+	h->fmh_keys[1].fmr_device = UINT32_MAX;
+	h->fmh_keys[1].fmr_flags = UINT32_MAX;
+	h->fmh_keys[1].fmr_physical = UINT64_MAX;
+	h->fmh_keys[1].fmr_owner = UINT64_MAX;
+	h->fmh_keys[1].fmr_offset = UINT64_MAX;
+	h->fmh_count = FSMAP_BATCH;
+	for (;;) {
+		if (ioctl(fd, FS_IOC_GETFSMAP, h) < 0) {
+			rc = -errno;
+			break;
+		}
+		if (!h->fmh_entries)
+			break;
+		rc = wb_fsmap_take(h->fmh_recs, h->fmh_entries, out, &n, max);
+		if (rc || (h->fmh_recs[h->fmh_entries - 1].fmr_flags & FMR_OF_LAST))
+			break;
+		fsmap_advance(h);
+	}
+	free(h);
+	return rc ? rc : n;
 }

@@ -9,6 +9,7 @@
  * cross-checks judged (evidence.c).
  */
 #include "exec.h"
+#include "report.h"
 #include "agent.h"
 #include "crosscheck.h"
 #include "evidence.h"
@@ -881,12 +882,7 @@ static void finish(struct run *r, double t0)
 	}
 	wb_files_free(&r->files);
 	faults_free(&r->fl);
-	res->secs = now_s() - t0;
-	res->phase[PH_OTHER] = res->secs;
-	for (int p = 0; p < PH_OTHER; p++)
-		res->phase[PH_OTHER] -= res->phase[p];
-	if (res->phase[PH_OTHER] < 0)
-		res->phase[PH_OTHER] = 0;
+	result_set_secs(res, now_s() - t0);
 }
 
 /* set-up, the step loop, teardown */

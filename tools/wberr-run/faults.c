@@ -57,8 +57,10 @@ int faults_fetch_log(struct faults *fl)
 	return wb_wberr_log(&fl->w, &fl->next_seq, LOG_PAGES, keep_entry, fl) ? -1 : 0;
 }
 
-/* the extents of @file, in sectors of the wberr device; the number or -errno */
-static int file_extents(const struct stack *s, const char *file, struct ext *e, char *msg, size_t len)
+/* the extents of @file, in sectors of the wberr device; the number or
+ * -errno; none is a refusal unless the fault also aims at the file's
+ * growth (@grow) */
+static int file_extents(const struct stack *s, const char *file, int grow, struct ext *e, char *msg, size_t len)
 {
 	int n;
 
@@ -71,12 +73,34 @@ static int file_extents(const struct stack *s, const char *file, struct ext *e, 
 		add_msg(msg, len, "FIEMAP %s: %s", file, strerror(-n));
 		return n;
 	}
-	if (n == 0) {
+	if (n == 0 && !grow) {
 		add_msg(msg, len, "%s has no allocated extents yet (delayed allocation): "
 			"fsync or fallocate it before targeting it", file);
 		return -ENODATA;
 	}
 	return n;
+}
+
+/*
+ * grow: the free space @f's file will grow into, after its @n extents in
+ * @e, as GETFSMAP maps it now.  The allocator takes a growing file's new
+ * blocks from it (and any other file's: the failed bio's inode says whose
+ * it was).  The new number of extents, or -errno.
+ */
+static int free_extents(const struct stack *s, const struct fault_spec *f, struct ext *e, int n,
+			char *msg, size_t len)
+{
+	int m = stack_free_space(s, e + n, MAX_EXT - n);
+
+	if (m == -E2BIG)
+		add_msg(msg, len, "grow: the file system has more free extents than the %d rules a fault may "
+			"have beside %s's %d extents", MAX_EXT - n, f->file, n);
+	else if (m < 0)
+		add_msg(msg, len, "grow: GETFSMAP on the mount: %s%s", strerror(-m),
+			m == -ENOTTY ? " (the file system cannot map its free space: ext4 and xfs can)" : "");
+	else if (m == 0)
+		add_msg(msg, len, "grow: the file system has no free space to aim at");
+	return m <= 0 ? (m ? m : -ENOSPC) : n + m;
 }
 
 int faults_program(struct faults *fl, const struct stack *s, const struct fault_spec *f,
@@ -95,7 +119,9 @@ int faults_program(struct faults *fl, const struct stack *s, const struct fault_
 	snprintf(ru->id, sizeof(ru->id), "%s", f->id);
 	if (!strcmp(r.status, "$status"))
 		snprintf(r.status, sizeof(r.status), "%s", matrix_status);
-	if (f->file[0] && (n = file_extents(s, f->file, e, msg, len)) < 0)
+	if (f->file[0] && (n = file_extents(s, f->file, f->grow, e, msg, len)) < 0)
+		return n;
+	if (f->file[0] && f->grow && (n = free_extents(s, f, e, n, msg, len)) < 0)
 		return n;
 	for (int k = 0; k < n; k++) {
 		if (f->file[0]) {

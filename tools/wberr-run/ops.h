@@ -49,7 +49,7 @@
 	X(DROP_CACHES,     "drop_caches",     "value",                                                      RUNNER, SYNC_NO,    NULL,                 flags,   or_hook_drop_caches, FD_NONE,  rn_drop_caches) \
 	X(UMOUNT,          "umount",          "",                                                           RUNNER, SYNC_NO,    NULL,                 flags,   or_hook_umount,      FD_NONE,  rn_umount) \
 	X(MOUNT,           "mount",           "",                                                           RUNNER, SYNC_NO,    NULL,                 flags,   NULL,                FD_NONE,  rn_mount) \
-	X(FAULT,           "fault",           "id *ops *status sectors file skip count every prob action bio_flags split", RUNNER, SYNC_NO,    NULL,                 flags,   NULL,                FD_NONE,  rn_fault) \
+	X(FAULT,           "fault",           "id *ops *status sectors file grow skip count every prob action bio_flags split", RUNNER, SYNC_NO,    NULL,                 flags,   NULL,                FD_NONE,  rn_fault) \
 	X(UNFAULT,         "unfault",         "*id",                                                        RUNNER, SYNC_NO,    NULL,                 flags,   NULL,                FD_NONE,  rn_unfault) \
 	X(CLEAR_FAULTS,    "clear_faults",    "",                                                           RUNNER, SYNC_NO,    NULL,                 flags,   NULL,                FD_NONE,  rn_clear_faults) \
 	X(SLEEP,           "sleep",           "*ms",                                                        RUNNER, SYNC_NO,    NULL,                 flags,   NULL,                FD_NONE,  rn_sleep) \

@@ -979,6 +979,8 @@ static const struct ykey step_keys[] = {
 	/* a fault: where wberr-run aims it, then dm-wberr's rule */
 	{ K("id", Y_NAME), STEP(fault.id) },
 	{ K("file", Y_FN), .fn = v_file },
+	{ K("grow", Y_BOOL), STEP(fault.grow),
+	  .doc = "boolean: also the free space the file will grow into (GETFSMAP when armed; ext4, xfs)" },
 	{ K("ops", Y_FN), .fn = v_ops },
 	{ K("status", Y_FN), .fn = v_status },
 #define WBERR_ABI_KEY RULE_KEY
@@ -1071,6 +1073,8 @@ static int step_checks(struct pctx *c, yaml_node_t *n, const struct step *st)
 {
 	if (st->op == OP_FAULT && st->fault.file[0] && st->fault.rule.has_sectors)
 		return perr(c, n, "a fault takes 'file' or 'sectors', not both");
+	if (st->op == OP_FAULT && st->fault.grow && !st->fault.file[0])
+		return perr(c, n, "grow follows a file: it needs 'file'");
 	if (st->op == OP_BADBLOCKS && (st->path[0] == '@' || st->offset % 512 || st->size % 512 || !st->size))
 		return perr(c, n, "badblocks marks whole sectors of a file: a path in the mount, offset and size multiples of 512, size > 0");
 	if (st->op == OP_SYNC_FILE_RANGE && !st->flags)
@@ -1212,6 +1216,8 @@ static const struct ykey program_keys[] = {
 	{ K("check", Y_STR), PROG(check) },
 	{ K("expect", Y_FN), .fn = v_prog_expect, .doc = "the defaults are any, pass, seen" },
 	{ K("why", Y_STR), PROG(why), .doc = "needed when check: fail or errors: lost|silent" },
+	{ K("promise", Y_STR), PROG(promise),
+	  .doc = "what the program's source promises on a failed fsync, file and function (the report card cites it)" },
 };
 const struct ytable program_schema = TABLE("program", program_keys, 1);
 

@@ -7,6 +7,7 @@
  * to from the trace of every sync-family call (synctrace.h).
  */
 #include "program.h"
+#include "report.h"
 #include "crosscheck.h"
 #include "evidence.h"
 #include "faults.h"
@@ -72,6 +73,14 @@ struct prun {
 	struct sc_path *paths;	/* inode -> path of both, for the report */
 	size_t npaths;
 };
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static uint64_t mono_us(void)
 {
@@ -298,6 +307,7 @@ static int arm_file(struct prun *p, struct armed *a, const struct fault_spec *f,
 	struct stat sb;
 
 	snprintf(one.file, sizeof(one.file), "%s", rel);
+	one.grow = f->grow && !a->nrules;	/* the free space once, with the first file */
 	if (faults_program(&p->fl, &p->st, &one, p->inst->status, msg, len))
 		return -1;
 	take_rules(p, a);
@@ -352,6 +362,8 @@ static void arm_faults(struct prun *p, const char *words)
 		} else {
 			ok = !arm_file(p, a, f, f->file, msg, sizeof(msg));
 		}
+		if (ok && a->nrules)
+			result_told_status(p->res, f->rule.status, p->inst->status);
 	}
 	p->armed = 1;
 	mark(p, ok ? "armed" : "arm-failed");
@@ -842,9 +854,20 @@ static void program_check(struct prun *p, int prc)
 	      pg->expect_check == EXIT_NONZERO ? pg->why : "", p->outdir);
 }
 
-static void program_teardown(struct prun *p, const struct timespec *t0)
+/* the time of each phase, "other" what none of them covers */
+static void program_phases(struct prun *p, double t0)
 {
-	struct timespec t1;
+	double *ph = p->res->phase;
+
+	ph[PH_DEVICE] = p->st.secs_device;
+	ph[PH_MKFS] = p->st.secs_mkfs;
+	ph[PH_MOUNT] = p->st.secs_mount;
+	result_set_secs(p->res, mono_s() - t0);
+}
+
+static void program_teardown(struct prun *p, double t0)
+{
+	double t_td = mono_s();
 
 	kill_program(p, 0);
 	if (p->traced) {
@@ -854,8 +877,8 @@ static void program_teardown(struct prun *p, const struct timespec *t0)
 	stack_teardown(&p->st);
 	p->res->nfaults = p->fl.nlog;
 	faults_free(&p->fl);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	p->res->secs = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+	p->res->phase[PH_TEARDOWN] = mono_s() - t_td;
+	program_phases(p, t0);
 	free(p->paths);
 	wb_files_free(&p->aimed);
 	wb_files_free(&p->after);
@@ -865,14 +888,13 @@ static void program_teardown(struct prun *p, const struct timespec *t0)
 int program_run(const struct exec_cfg *cfg, const struct instance *inst, struct inst_result *res)
 {
 	struct prun *p = calloc(1, sizeof(*p));
-	struct timespec t0;
+	double t0 = mono_s(), t;
 	char buf[1024];
 
 	memset(res, 0, sizeof(*res));
 	res->inst = inst;
 	if (!p)
 		return -1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	*p = (struct prun){ .cfg = cfg, .inst = inst, .pg = inst->sc->prog, .res = res,
 			    .program_status = INT_MIN };
 	if (missing_need(p->pg, buf, sizeof(buf))) {
@@ -883,14 +905,19 @@ int program_run(const struct exec_cfg *cfg, const struct instance *inst, struct 
 	}
 	res->verdict = R_PASS;
 	if (!program_setup(p) && !program_trace(p)) {
-		int prc = program_and_arm(p);
+		int prc;
 
+		t = mono_s();
+		prc = program_and_arm(p);
+		res->phase[PH_STEPS] = mono_s() - t;
+		t = mono_s();
 		recover(p);
 		program_check(p, prc);
 		faults_fetch_log(&p->fl);
 		program_judge(p);
+		res->phase[PH_CHECK] = mono_s() - t;
 	}
-	program_teardown(p, &t0);
+	program_teardown(p, t0);
 	free(p);
 	return 0;
 }

@@ -25,6 +25,29 @@ void yaml_quote(const char *in, char *out, size_t len)
 	out[o] = 0;
 }
 
+void result_set_secs(struct inst_result *r, double secs)
+{
+	r->secs = secs;
+	r->phase[PH_OTHER] = secs;
+	for (int p = 0; p < PH_OTHER; p++)
+		r->phase[PH_OTHER] -= r->phase[p];
+	if (r->phase[PH_OTHER] < 0)
+		r->phase[PH_OTHER] = 0;
+}
+
+void result_told_status(struct inst_result *r, const char *name, const char *matrix)
+{
+	const struct wb_status *bs;
+	size_t k;
+
+	if (name && !strcmp(name, "$status"))
+		name = matrix;
+	bs = name ? wb_status_by_name(name) : NULL;
+	k = bs ? (size_t)(bs - wb_statuses) : 64;
+	if (k < 64)
+		r->statuses_told |= UINT64_C(1) << k;
+}
+
 void report_tap_begin(FILE *out, int n)
 {
 	struct wb_tap t;
@@ -103,6 +126,10 @@ struct tally {
 static void tally_statuses(struct tally *t, const struct inst_result *r)
 {
 	const struct scenario *sc = r->inst->sc;
+
+	for (size_t k = 0; k < wb_nr_statuses && k < 64 && k < sizeof(t->tried); k++)
+		if (r->statuses_told & (UINT64_C(1) << k))
+			t->tried[k] = 1;
 
 	for (int s = 0; s < r->nsteps && s < sc->nsteps; s++) {
 		const char *name = sc->steps[s].fault.rule.status;
@@ -562,6 +589,48 @@ static void json_steps(FILE *f, const struct inst_result *r)
 	fputs(r->nsteps ? "\n    ]" : "]", f);
 }
 
+/* the counts the summary totals, and the statuses the instance told the device */
+static void json_counts(FILE *f, const struct inst_result *r)
+{
+	struct tally t;
+	const char *sep = "";
+
+	tally(&t, r, 1);
+	fprintf(f, ",\n    \"sync_results\": %d, \"errors_reported\": %d, \"faults_injected\": %d, \"statuses\": [",
+		r->nchecked, r->nreported, r->nfaults);
+	for (size_t k = 0; k < wb_nr_statuses && k < sizeof(t.tried); k++) {
+		if (!t.tried[k])
+			continue;
+		fputs(sep, f);
+		wb_json_str(f, wb_statuses[k].name);
+		sep = ", ";
+	}
+	fputc(']', f);
+}
+
+/* program mode: its promise and findings, and each check it was judged by, in order */
+static void json_checks(FILE *f, const struct inst_result *r)
+{
+	const struct program *pg = r->inst->sc->prog;
+
+	fputs(",\n    \"promise\": ", f);
+	wb_json_str(f, pg->promise[0] ? pg->promise : NULL);
+	fputs(", \"why\": ", f);
+	wb_json_str(f, pg->why[0] ? pg->why : NULL);
+	fprintf(f, ", \"expect\": {\"program\": \"%s\", \"check\": \"%s\", \"errors\": \"%s\"}",
+		(const char *[]){ "any", "zero", "nonzero" }[pg->expect_program],
+		pg->expect_check == EXIT_NONZERO ? "fail" : "pass", errors_expect_names[pg->expect_errors]);
+	fputs(",\n    \"checks\": [", f);
+	for (int i = 0; i < r->nsteps; i++) {
+		fprintf(f, "%s\n      {\"what\": ", i ? "," : "");
+		wb_json_str(f, r->steps[i].what);
+		fprintf(f, ", \"pass\": %s, \"msg\": ", r->steps[i].pass ? "true" : "false");
+		wb_json_str(f, r->steps[i].msg[0] ? r->steps[i].msg : NULL);
+		fputc('}', f);
+	}
+	fputs(r->nsteps ? "\n    ]" : "]", f);
+}
+
 int report_json(const char *dir, const struct wb_kernel *k, const struct inst_result *rs, int n)
 {
 	static const char *const verdicts[] = { "pass", "fail", "skip" };
@@ -595,7 +664,11 @@ int report_json(const char *dir, const struct wb_kernel *k, const struct inst_re
 		fputs(",\n    \"phases\": {", f);
 		for (int p = 0; p < PH__N; p++)
 			fprintf(f, "%s\"%s\": %.3f", p ? ", " : "", phase_names[p], r->phase[p]);
-		fputs("},\n    \"steps\": ", f);
+		fputc('}', f);
+		json_counts(f, r);
+		if (in->sc->prog)
+			json_checks(f, r);
+		fputs(",\n    \"steps\": ", f);
 		json_steps(f, r);
 		fputc('}', f);
 	}

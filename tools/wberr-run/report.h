@@ -7,6 +7,11 @@
 #include "result.h"
 #include "wb_kernel.h"
 
+/* @r took @secs: "other" becomes what its phases do not cover */
+void result_set_secs(struct inst_result *r, double secs);
+/* @r's plan told the device to return status @name ("$status": @matrix) */
+void result_told_status(struct inst_result *r, const char *name, const char *matrix);
+
 void report_tap_begin(FILE *out, int n);
 void report_tap_result(FILE *out, int idx, const struct inst_result *r);
 /* What the run was asked to do, for the summary's header. */

@@ -3,6 +3,7 @@
 #ifndef WBERR_RESULT_H
 #define WBERR_RESULT_H
 
+#include <stdint.h>
 #include "scenario.h"
 
 struct step_result {
@@ -29,13 +30,19 @@ struct inst_result {
 	int nchecked;		/* sync-type results checked */
 	int nreported;		/* of which returned an error */
 	int nfaults;		/* fault-log entries */
+	/* program mode: the statuses its armed faults told the device to
+	 * return, a bit per index in wb_statuses[] (a scenario's come from
+	 * its fault steps that ran) */
+	uint64_t statuses_told;
 	double secs;
 	/* where secs went (issue 18): see phase_names */
 	double phase[8];
 };
 
 /* the phases of an instance, in order; "other" is what none of them covers
- * (starting the processes, tracefs set-up, evidence) */
+ * (starting the processes, tracefs set-up, evidence).  In program mode
+ * "steps" is the program's run and "check" the recovery, the checker and
+ * the judging of the trace. */
 enum { PH_DEVICE, PH_MKFS, PH_MOUNT, PH_STEPS, PH_CHECK, PH_TEARDOWN, PH_OTHER, PH__N };
 extern const char *const phase_names[PH__N];
 

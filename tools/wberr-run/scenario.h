@@ -42,6 +42,7 @@ extern const char *const content_names[CONTENT__N];
 struct fault_spec {
 	char id[NAME_LEN];	/* scenario-side name, for unfault */
 	char file[PATH_LEN];	/* file-targeted: fail the data extents of this file */
+	int grow;		/* and the free space it will grow into (GETFSMAP when armed) */
 	struct wb_rule rule;	/* status "$status": the matrix's */
 };
 
@@ -106,6 +107,7 @@ extern const char *const errors_expect_names[ERRORS__N];
 enum exit_expect { EXIT_ANY, EXIT_ZERO, EXIT_NONZERO };
 
 #define PROG_MAX_FAULTS 8
+#define PROG_TEXT_LEN 1024	/* a finding's why and the program's promise: a paragraph each */
 #define PROG_MAX_LIST 8
 struct program {
 	char setup[TEXT_LEN];	/* sh -c, as root, cwd the mount */
@@ -128,7 +130,9 @@ struct program {
 	int expect_program;	/* EXIT_* */
 	int expect_check;	/* EXIT_ZERO: the checker passes; EXIT_NONZERO: it must find the loss */
 	int expect_errors;	/* ERRORS_* */
-	char why[TEXT_LEN];	/* needed when the expectation is a finding */
+	char why[PROG_TEXT_LEN];	/* needed when the expectation is a finding */
+	char promise[PROG_TEXT_LEN];	/* what the program's own source promises on a failed
+				 * fsync, with file and function: the report card's citation */
 };
 
 struct scenario {

@@ -418,6 +418,21 @@ int stack_fiemap(const struct stack *s, const char *rel, struct ext *out, int ma
 	return n;
 }
 
+int stack_free_space(const struct stack *s, struct ext *out, int max)
+{
+	struct wb_extent fe[MAX_EXT];
+	int fd = open(s->mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		return -errno;
+	n = wb_fsmap_free(fd, fe, max < MAX_EXT ? max : MAX_EXT);
+	close(fd);
+	for (int i = 0; i < n; i++) {
+		out[i].first = fe[i].first + s->dev_offset;
+		out[i].last = fe[i].last + s->dev_offset;
+	}
+	return n;
+}
 
 /*
  * Mark [@off, @off + @len) of @rel bad on the pmem under the wberr device:

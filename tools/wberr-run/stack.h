@@ -70,6 +70,9 @@ void stack_teardown(struct stack *s);
 /* the allocated extents of @rel (relative to the mount point), in sectors
  * of the wberr device; the number found or -errno */
 int stack_fiemap(const struct stack *s, const char *rel, struct ext *out, int max);
+/* the file system's free space now (GETFSMAP), in sectors of the wberr
+ * device: the number of extents, -E2BIG when more than @max, or -errno */
+int stack_free_space(const struct stack *s, struct ext *out, int max);
 /* mark bytes [@off, @off+@len) of @rel bad on the pmem below (a dax
  * instance); 0 or -errno (-ENXIO: part of the range has no blocks) */
 int stack_badblocks(struct stack *s, const char *rel, uint64_t off, uint64_t len,

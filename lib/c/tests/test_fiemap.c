@@ -9,9 +9,37 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <linux/fiemap.h>
+#include <linux/fsmap.h>
 
 #include "wb_fiemap.h"
 #include "wb_test.h"
+
+/*
+ * GETFSMAP's records to free extents: only FMR_OWN_FREE's, bytes to
+ * sectors, adjacent records merged (ext4 reports a free extent that ends a
+ * block group and the next group's as two), and a refusal past @max.  The
+ * ioctl itself runs in the guest (tests/apps/005's appending writer).
+ */
+static void test_fsmap_take(void)
+{
+	struct fsmap r[5] = {
+		{ .fmr_physical = 0, .fmr_length = 1 << 20, .fmr_owner = FMR_OWN_METADATA },
+		{ .fmr_physical = 1 << 20, .fmr_length = 4096, .fmr_owner = FMR_OWN_FREE },
+		{ .fmr_physical = (1 << 20) + 4096, .fmr_length = 8192, .fmr_owner = FMR_OWN_FREE },
+		{ .fmr_physical = 2 << 20, .fmr_length = 4096, .fmr_owner = 131 },	/* an inode's */
+		{ .fmr_physical = 3 << 20, .fmr_length = 1 << 20, .fmr_owner = FMR_OWN_FREE },
+	};
+	struct wb_extent e[2];
+	int n = 0;
+
+	is_int(0, wb_fsmap_take(r, 5, e, &n, 2), "fsmap: the records taken");
+	is_int(2, n, "fsmap: two free extents, the adjacent ones merged");
+	ok(e[0].first == 2048 && e[0].last == 2048 + 24 - 1, "fsmap: the first in sectors (%llu-%llu)",
+	   (unsigned long long)e[0].first, (unsigned long long)e[0].last);
+	ok(e[1].first == 6144 && e[1].last == 8191, "fsmap: the second, after an inode's block");
+	n = 0;
+	is_int(-E2BIG, wb_fsmap_take(r, 5, e, &n, 1), "fsmap: more free extents than room: refused");
+}
 
 int main(int argc, char **argv)
 {
@@ -19,6 +47,8 @@ int main(int argc, char **argv)
 	struct wb_extent e[16];
 	uint64_t sectors = 0;
 	int fd, n, complete = 0;
+
+	test_fsmap_take();
 
 	snprintf(path, sizeof(path), "%s/fiemap-test.XXXXXX", argc > 1 ? argv[1] : "/tmp");
 	fd = mkstemp(path);

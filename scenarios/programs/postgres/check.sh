@@ -9,7 +9,8 @@ set -u
 bad=0
 
 pg_ctl -w -t 300 -l "$WBERR_DIR/server-check.log" start > /dev/null ||
-	{ echo "the server does not start:"; tail -n 20 "$WBERR_DIR/server-check.log"; exit 2; }
+	{ echo "the server does not start:"; tail -n 20 "$WBERR_DIR/server-check.log"; echo "restart: needs repair"; exit 2; }
+echo "restart: ok"
 grep -E 'redo (starts|done)|database system was' "$WBERR_DIR/server-check.log" | head -n 4
 for i in $(cat "$WBERR_DIR/acked"); do
 	v=$(psql -At -c "SELECT v FROM t WHERE id = $i;" 2>&1)
@@ -21,5 +22,6 @@ for i in $(cat "$WBERR_DIR/acked"); do
 	fi
 done
 [ -s "$WBERR_DIR/acked" ] || { echo "NO COMMIT: nothing was acknowledged"; bad=1; }
+[ "$bad" = 0 ] && echo "intact: yes" || echo "intact: no"
 pg_ctl -w -m fast stop > /dev/null
 exit $bad

@@ -52,4 +52,12 @@ for _ in $(seq 1 600); do
 	sleep 0.1
 done
 grep -E 'PANIC|ERROR|could not fsync' "$WBERR_DIR/server.log" | head -n 5
+# for the report card: what the server did with the failed fsync
+if grep -q 'PANIC' "$WBERR_DIR/server.log"; then
+	echo "did: panic (the checkpointer PANICked, the server stopped)"
+elif grep -q 'could not fsync' "$WBERR_DIR/server.log"; then
+	echo "did: retry (the checkpoint failed with an ERROR and was retried)"
+else
+	echo "did: continued, no fsync failure logged"
+fi
 exit 0

@@ -386,6 +386,8 @@ static void test_program(void)
 
 	refuses("name: x\nfs: ext4\nsteps: [{op: sync}]\nprogram: {run: x, faults: [{ops: write, status: ioerr, file: a}]}\n",
 		"t.yaml:4:10: program: a scenario has 'steps' or 'program', not both", "steps and program");
+	refuses("name: x\nfs: ext4\nprogram: {run: x, faults: [{ops: write, status: ioerr, sectors: 0-7, grow: true}]}\n",
+		"t.yaml:3:28: program.faults[0]: grow follows a file: it needs 'file'", "grow without file");
 	refuses("name: x\nfs: ext4\nprogram: {faults: [{ops: write, status: ioerr, file: a}]}\n",
 		"t.yaml:3:10: program: program needs 'run' (the command, sh -c)", "a program without run");
 	refuses("name: x\nfs: ext4\nprogram: {run: x, faults: [{op: fsync, fd: a}]}\n",
@@ -430,9 +432,9 @@ static void test_rule_keys(void)
 		if (sscanf(p, "%31s%n", key, &n) != 1)
 			break;
 		p += n;
-		if (strcmp(key, "id") && strcmp(key, "ops") && strcmp(key, "status") && strcmp(key, "file") &&
+		if (strcmp(key, "id") && strcmp(key, "ops") && strcmp(key, "status") && strcmp(key, "file") && strcmp(key, "grow") &&
 		    wb_rule_key_by_yaml(key) < 0)
-			ok(0, "fault key %s is a rule key (or id, ops, status, file)", key);
+			ok(0, "fault key %s is a rule key (or id, ops, status, file, grow)", key);
 	}
 	ok(1, "the fault op's keys are the rule table's plus id, ops, status and file");
 	is_int(0, parse("name: p\nfs: ext4\nsteps:\n"

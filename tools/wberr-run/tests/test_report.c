@@ -237,6 +237,56 @@ static void test_dax_column(void)
 	results_json_dax(r, 4);
 }
 
+/*
+ * A program-mode instance (issue 34): it has no fault steps, so the
+ * statuses come from what its plan told the device (result_told_status,
+ * as program.c calls it per armed fault), and its time from the phases
+ * program.c measures; make run printed "none injected" and "0.0 s in
+ * instances" for a run of programs that injected faults for seconds.
+ */
+static void test_program_instance(const char *dir)
+{
+	struct program pg = { .nfaults = 2, .expect_program = EXIT_ZERO, .expect_check = EXIT_NONZERO,
+			      .why = "the retry loses it", .promise = "src/x.c retry(): retries" };
+	struct scenario sc = { .name = "p", .file = "p.yaml", .prog = &pg };
+	struct instance in = { .sc = &sc, .fs = FS_XFS, .status = "timeout", .id = "xfs/p[timeout]" };
+	struct step_result checks[2] = { { .ran = 1, .pass = 1, .what = "arm" },
+					 { .ran = 1, .pass = 1, .what = "fault f0", .msg = "seen: 1 bio(s) failed" } };
+	struct inst_result r = { .inst = &in, .verdict = R_PASS, .nsteps = 2, .steps = checks,
+				 .nchecked = 14, .nreported = 1, .nfaults = 2,
+				 .phase = { 0.5, 1.0, 0.5, 6.0, 3.0, 0.5 } };
+	char want[256], path[512], *s;
+
+	result_told_status(&r, "$status", in.status);
+	result_told_status(&r, "ioerr", in.status);
+	result_told_status(&r, "no-such-status", in.status);
+	result_set_secs(&r, 12.5);
+	is_int(1, r.phase[PH_OTHER] > 0.99 && r.phase[PH_OTHER] < 1.01, "program: other is what the phases leave (%.2f)",
+	       r.phase[PH_OTHER]);
+	s = summary_of("", NULL, &r, 1);
+	snprintf(want, sizeof(want), "blk_status_t:  timeout, ioerr (2 of %zu)\n", wb_nr_statuses);
+	ok(strstr(s, want) != NULL, "program: the statuses its plan told the device, not 'none injected'");
+	ok(strstr(s, "Time:          12.5 s in instances: device 0.5, mkfs 1.0, mount 0.5, steps 6.0, "
+		  "check 3.0, teardown 0.5, other 1.0\n") != NULL, "program: the time its phases took");
+	ok(strstr(s, "Faults:        2 injected") != NULL, "program: the faults its log holds");
+	free(s);
+
+	is_int(0, report_json(dir, NULL, &r, 1), "program: results.json written");
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	s = slurp(path);
+	ok(strstr(s, "\"secs\": 12.5") != NULL && strstr(s, "\"steps\": 6.000") != NULL,
+	   "program: results.json has its time and phases");
+	ok(strstr(s, "\"sync_results\": 14, \"errors_reported\": 1, \"faults_injected\": 2, "
+		  "\"statuses\": [\"timeout\", \"ioerr\"]") != NULL, "program: results.json has its counts and statuses");
+	ok(strstr(s, "\"promise\": \"src/x.c retry(): retries\", \"why\": \"the retry loses it\", "
+		  "\"expect\": {\"program\": \"zero\", \"check\": \"fail\", \"errors\": \"seen\"}") != NULL,
+	   "program: results.json has its promise, its finding's why and what it expects");
+	ok(strstr(s, "{\"what\": \"fault f0\", \"pass\": true, \"msg\": \"seen: 1 bio(s) failed\"}") != NULL,
+	   "program: results.json has each check");
+	free(s);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_dax_column();
@@ -352,6 +402,7 @@ int main(void)
 		unlink(path);
 	}
 	test_content(dir);
+	test_program_instance(dir);
 	rmdir(dir);
 	return tap_done();
 }
