@@ -29,7 +29,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import evidence_name, read_manifest  # noqa: E402
+from compare import read_manifest  # noqa: E402
+from manifest import evidence_name  # noqa: E402
 
 COLUMNS = ["application", "fs", "class", "status", "saw the error", "what it did",
            "acknowledged data intact", "restarted without repair", "verdict", "finding", "promise (source)"]
