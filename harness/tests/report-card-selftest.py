@@ -53,11 +53,13 @@ def fixture(rdir):
     program(rdir, "ext4/redis-aof-always[ioerr]", seen, "exit", "yes", "ok")
     program(rdir, "xfs/pg-retry[nospc]", seen, "retry", "no", "ok")
     program(rdir, "xfs/lmdb[timeout]", lost, "continued", "yes", "needs repair")
+    program(rdir, "ext4/append-demo[ioerr]", seen, "", "", "")
     ok = {"program": "zero", "check": "pass", "errors": "seen"}
     insts = [inst("ext4/redis-aof-always[ioerr]", "ioerr", "pass", "src/aof.c flushAppendOnlyFile(): exit", ok),
              inst("xfs/pg-retry[nospc]", "nospc", "pass", "fd.c data_sync_elevel(): retry",
                   dict(ok, check="fail"), why="the retry\nloses it"),
              inst("xfs/lmdb[timeout]", "timeout", "fail", "mdb.c mdb_txn_commit(): abort", ok),
+             inst("ext4/append-demo[ioerr]", "ioerr", "pass", None, ok),
              {"id": "ext4/all-fds", "scenario": "all-fds", "fs": "ext4", "status": None, "verdict": "pass",
               "steps": []}]
     with open(os.path.join(rdir, "results.json"), "w") as f:
@@ -76,7 +78,7 @@ def main():
                           "--command", "make report-card"], capture_output=True, text=True)
     check(run.returncode == 0, "report_card.py runs", run.stderr)
     rows = list(csv.DictReader(open(cs))) if run.returncode == 0 else []
-    check(len(rows) == 3, "a row per program instance, none for a scenario instance", str(len(rows)))
+    check(len(rows) == 4, "a row per program instance, none for a scenario instance", str(len(rows)))
     by = {r["application"]: r for r in rows}
     r = by.get("redis-aof-always", {})
     check(r.get("saw the error") == "redis-server[80] fdatasync EIO", "who saw it: process, call, errno",
@@ -93,9 +95,17 @@ def main():
           and m.get("verdict", "").startswith("fail: check"), "nobody saw it, restart needs repair, the failure",
           str(m))
     text = open(md).read() if os.path.exists(md) else ""
-    check("6.12.118-test" in text and "`make report-card`" in text and text.count("\n| ") == 4,
-          "the markdown names the kernel and the command, a header and three rows", text[:300])
-    check(run.returncode == 0 and "3 rows, 3 configurations" in run.stdout, "it says what it wrote", run.stdout)
+    card, _, rest = text.partition("\n## What each application's source promises")
+    promises, _, demos = rest.partition("\n## The harness's own program scenarios")
+    check("6.12.118-test" in text and "`make report-card`" in text and card.count("\n| ") == 4
+          and "promise" not in next((ln for ln in card.splitlines() if ln.startswith("| application")), "promise"), "the markdown names the kernel and the command, a header "
+          "and three application rows, without the promise column", text[:300])
+    check(promises.count("src/aof.c flushAppendOnlyFile(): exit") == 1 and promises.count("\n- **") == 3,
+          "each application's promise once, after the table", promises)
+    check(demos.count("\n| ") == 2 and "append-demo" in demos and "append-demo" not in card,
+          "a program that cites no promise is the harness's own, in a table of its own", demos)
+    check(run.returncode == 0 and "3 rows, 3 configurations, 1 rows of the harness's own" in run.stdout,
+          "it says what it wrote", run.stdout)
     empty = os.path.join(tmp, "empty")
     os.makedirs(empty)
     with open(os.path.join(empty, "manifest.txt"), "w") as f:
