@@ -358,7 +358,7 @@ int main(void)
 	/* a 6.1 kernel: its own numbering, and inval shown as absent */
 	{
 		struct wb_kernel k;
-		char err[128];
+		char err[128] = "";	/* written only on a refusal */
 		struct instance in2 = *r[0].inst;
 		struct inst_result r2[3] = { r[0], r[1], r[1] };
 
