@@ -34,42 +34,60 @@ static char *summary_of(const char *prefix, const struct run_info *ri, const str
 }
 
 /*
+ * The header's fixture: instances of a matrix scenario (timeout passed,
+ * nospc failed) and of a plain one (passed on ext4, skipped on btrfs),
+ * filled in place as its pointers point into it.
+ */
+struct header_fixture {
+	struct step sm[2], sl[3];
+	struct scenario scm, scl;
+	struct instance in[4];
+	struct step_result s0[2], s1[2], s2[3];
+	struct inst_result r[4];
+	const char *paths[1], *filters[2];
+	struct run_info ri;
+};
+
+static void header_fixture(struct header_fixture *x)
+{
+	*x = (struct header_fixture){
+		.sm = { { .op = OP_FAULT, .fault = { .rule = { .status = "$status" } } }, { .op = OP_FSYNC, .fd = "a" } },
+		.sl = { { .op = OP_FAULT, .fault = { .rule = { .status = "ioerr" } } }, { .op = OP_FSYNC, .fd = "a" },
+			{ .op = OP_FAULT, .fault = { .rule = { .status = "medium" } } } },
+		.s0 = { { .ran = 1, .pass = 1 }, { .ran = 1, .pass = 1, .err = ETIMEDOUT } },
+		.s1 = { { .ran = 1, .pass = 1 }, { .ran = 1, .pass = 0 } },
+		/* the "medium" fault never ran: not a status that was tried */
+		.s2 = { { .ran = 1, .pass = 1 }, { .ran = 1, .pass = 1, .err = EIO }, { 0 } },
+		.paths = { "scenarios/core" },
+		.filters = { "ext4/*", "xfs/*" },
+	};
+	x->scm = (struct scenario){ .name = "m", .file = "m.yaml", .matrix_status = 1, .nsteps = 2, .steps = x->sm };
+	x->scl = (struct scenario){ .name = "l", .guarantee = "once", .file = "l.yaml", .nsteps = 3, .steps = x->sl };
+	x->in[0] = (struct instance){ .sc = &x->scm, .fs = FS_EXT4, .status = "timeout", .id = "ext4/m[timeout]" };
+	x->in[1] = (struct instance){ .sc = &x->scm, .fs = FS_XFS, .status = "nospc", .id = "xfs/m[nospc]" };
+	x->in[2] = (struct instance){ .sc = &x->scl, .fs = FS_EXT4, .id = "ext4/l" };
+	x->in[3] = (struct instance){ .sc = &x->scl, .fs = FS_BTRFS, .id = "btrfs/l" };
+	x->r[0] = (struct inst_result){ .inst = &x->in[0], .verdict = R_PASS, .nsteps = 2, .steps = x->s0, .nchecked = 2,
+					.nreported = 1, .nfaults = 3, .phase = { 1, 2, 0.5, 3, 1, 0.5, 0 } };
+	x->r[1] = (struct inst_result){ .inst = &x->in[1], .verdict = R_FAIL, .nsteps = 2, .steps = x->s1, .nchecked = 1,
+					.nfaults = 1, .reason = "step 2 fsync a (m.yaml:9): returned 0\nexpected ENOSPC" };
+	x->r[2] = (struct inst_result){ .inst = &x->in[2], .verdict = R_PASS, .nsteps = 3, .steps = x->s2, .nchecked = 3,
+					.nreported = 2, .nfaults = 2 };
+	/* skipped: counted as such, its numbers and filesystem not */
+	x->r[3] = (struct inst_result){ .inst = &x->in[3], .verdict = R_SKIP, .nchecked = 9, .nreported = 9, .nfaults = 9,
+					.reason = "no mkfs.btrfs" };
+	x->ri = (struct run_info){ .kernel = "6.12.118-test", .paths = x->paths, .npaths = 1,
+				   .filters = x->filters, .nfilters = 2 };
+}
+
+/*
  * The header make run ends with: statuses come from fault steps that ran
  * ('$status' is the instance's matrix status), counts from instances that
  * were not skipped, and every failed instance is named on one line.
  */
-static void test_header(void)
+static void test_header_lines(struct header_fixture *x)
 {
-	struct step sm[2] = { { .op = OP_FAULT, .fault = { .rule = { .status = "$status" } } }, { .op = OP_FSYNC, .fd = "a" } };
-	struct step sl[3] = { { .op = OP_FAULT, .fault = { .rule = { .status = "ioerr" } } }, { .op = OP_FSYNC, .fd = "a" },
-			      { .op = OP_FAULT, .fault = { .rule = { .status = "medium" } } } };
-	struct scenario scm = { .name = "m", .file = "m.yaml", .matrix_status = 1, .nsteps = 2, .steps = sm };
-	struct scenario scl = { .name = "l", .guarantee = "once", .file = "l.yaml", .nsteps = 3, .steps = sl };
-	struct instance in[4] = { { .sc = &scm, .fs = FS_EXT4, .status = "timeout", .id = "ext4/m[timeout]" },
-				  { .sc = &scm, .fs = FS_XFS, .status = "nospc", .id = "xfs/m[nospc]" },
-				  { .sc = &scl, .fs = FS_EXT4, .id = "ext4/l" },
-				  { .sc = &scl, .fs = FS_BTRFS, .id = "btrfs/l" } };
-	struct step_result s0[2] = { { .ran = 1, .pass = 1 }, { .ran = 1, .pass = 1, .err = ETIMEDOUT } };
-	struct step_result s1[2] = { { .ran = 1, .pass = 1 }, { .ran = 1, .pass = 0 } };
-	/* the "medium" fault never ran: not a status that was tried */
-	struct step_result s2[3] = { { .ran = 1, .pass = 1 }, { .ran = 1, .pass = 1, .err = EIO }, { 0 } };
-	struct inst_result r[4] = {
-		{ .inst = &in[0], .verdict = R_PASS, .nsteps = 2, .steps = s0, .nchecked = 2, .nreported = 1, .nfaults = 3,
-		  .phase = { 1, 2, 0.5, 3, 1, 0.5, 0 } },
-		{ .inst = &in[1], .verdict = R_FAIL, .nsteps = 2, .steps = s1, .nchecked = 1, .nfaults = 1,
-		  .reason = "step 2 fsync a (m.yaml:9): returned 0\nexpected ENOSPC" },
-		{ .inst = &in[2], .verdict = R_PASS, .nsteps = 3, .steps = s2, .nchecked = 3, .nreported = 2, .nfaults = 2 },
-		/* skipped: counted as such, its numbers and filesystem not */
-		{ .inst = &in[3], .verdict = R_SKIP, .nchecked = 9, .nreported = 9, .nfaults = 9,
-		  .reason = "no mkfs.btrfs" },
-	};
-	const char *paths[] = { "scenarios/core" }, *filters[] = { "ext4/*", "xfs/*" };
-	struct run_info ri = { .kernel = "6.12.118-test", .paths = paths, .npaths = 1,
-			       .filters = filters, .nfilters = 2 };
-	struct inst_result many[12], every[32];
-	struct instance all[32];
-	char want[2048], *s, *line;
-	int bad = 0;
+	char want[2048], *s;
 
 	snprintf(want, sizeof(want),
 		 "Kernel:        6.12.118-test\n"
@@ -85,54 +103,73 @@ static void test_header(void)
 		 "  xfs/m[nospc]: step 2 fsync a (m.yaml:9): returned 0 expected ENOSPC\n"
 		 "\n"
 		 "Summary: which guarantees hold on this kernel, per filesystem\n", wb_nr_statuses);
-	s = summary_of("", &ri, r, 4);
+	s = summary_of("", &x->ri, x->r, 4);
 	s[strnlen(s, strlen(want))] = 0;	/* the header and the section's title */
 	is_str(want, s, "header: kernel, scenarios, instances, file systems, statuses, counts, time per phase, violation");
 	free(s);
-	s = summary_of("", &ri, r, 4);
+	s = summary_of("", &x->ri, x->r, 4);
 	ok(strstr(s, "\next4:\n  [holds] m (1/1)\n  [holds] once (1/1)\n") != NULL, "per-filesystem section kept");
 	ok(strstr(s, "\nbtrfs:\n  [skipped] once (0/0)\n") != NULL, "a skipped instance still has its line");
 	free(s);
+}
 
-	/* nothing failed, nothing injected */
-	r[1].verdict = R_PASS;
-	s = summary_of("", &ri, r + 2, 1);
+/* nothing failed, nothing injected */
+static void test_header_none(struct header_fixture *x)
+{
+	char *s;
+
+	x->r[1].verdict = R_PASS;
+	s = summary_of("", &x->ri, x->r + 2, 1);
 	ok(strstr(s, "\nViolations:    none\n") != NULL, "no violation: none");
 	free(s);
-	s = summary_of("", &ri, r + 3, 1);
+	s = summary_of("", &x->ri, x->r + 3, 1);
 	ok(strstr(s, "\nFile systems:  none ran\nblk_status_t:  none injected\n") != NULL, "only skipped: none ran");
 	free(s);
+}
 
-	/* every status tried (the whole library): one word */
+/* the statuses tried, in the table's order; every one (the whole library): one word */
+static void test_header_statuses(const struct header_fixture *x)
+{
+	struct inst_result many[12], every[32];
+	struct instance all[32];
+	char want[128], *s;
+
 	for (size_t k = 0; k < wb_nr_statuses && k < 12; k++) {
-		many[k] = r[0];
+		many[k] = x->r[0];
 		many[k].inst = &all[k];
-		all[k] = in[0];
+		all[k] = x->in[0];
 		all[k].status = wb_statuses[k].name;
 	}
-	s = summary_of("", &ri, many, 12);
+	s = summary_of("", &x->ri, many, 12);
 	ok(strstr(s, "\nblk_status_t:  notsupp, timeout, nospc, transport, target, resv_conflict, medium, "
 		  "protection, resource, ioerr, again, dev_resource (12 of") != NULL, "statuses in the table's order");
 	free(s);
 	for (size_t k = 0; k < wb_nr_statuses && k < 32; k++) {
-		all[k] = in[0];
+		all[k] = x->in[0];
 		all[k].status = wb_statuses[k].name;
-		every[k] = r[0];
+		every[k] = x->r[0];
 		every[k].inst = &all[k];
 	}
-	s = summary_of("", &ri, every, (int)wb_nr_statuses);
+	s = summary_of("", &x->ri, every, (int)wb_nr_statuses);
 	snprintf(want, sizeof(want), "\nblk_status_t:  all %zu that dm-wberr can return\n", wb_nr_statuses);
 	ok(wb_nr_statuses <= 32 && strstr(s, want) != NULL, "every status tried: said in one word");
 	free(s);
+}
 
-	/* many failures: ten named, one line each, the rest counted */
+/* many failures: ten named, one line each, the rest counted */
+static void test_header_many_failures(const struct header_fixture *x)
+{
+	struct inst_result many[12];
+	char want[2048], *s, *line;
+	int bad = 0;
+
 	for (int i = 0; i < 12; i++) {
-		many[i] = r[2];
+		many[i] = x->r[2];
 		many[i].verdict = R_FAIL;
 		memset(many[i].reason, 'x', 300);
 		many[i].reason[300] = 0;
 	}
-	s = summary_of("# ", &ri, many, 12);
+	s = summary_of("# ", &x->ri, many, 12);
 	ok(strstr(s, "# Violations:    12 failed instances\n") != NULL, "failures counted");
 	ok(strstr(s, "#   ... and 2 more (the TAP file has each one's steps)\n") != NULL, "ten named, the rest counted");
 	strcpy(want, "\n#   ext4/l: ");
@@ -146,6 +183,17 @@ static void test_header(void)
 	}
 	is_int(0, bad, "every line carries the prefix");
 	free(s);
+}
+
+static void test_header(void)
+{
+	struct header_fixture x;
+
+	header_fixture(&x);
+	test_header_lines(&x);
+	test_header_none(&x);
+	test_header_statuses(&x);
+	test_header_many_failures(&x);
 }
 
 /* content-after-failure: a row per instance, a column per label, the
