@@ -335,30 +335,48 @@ static void test_program_instance(const char *dir)
 	unlink(path);
 }
 
-int main(void)
+/* the TAP, summary and fidelity fixture: one scenario passed on ext4, failed on xfs */
+struct tap_fixture {
+	struct step steps[2];
+	struct scenario sc;
+	struct instance in[2];
+	struct step_result sr0[2], sr1[2];
+	struct inst_result r[2];
+};
+
+static void tap_fixture(struct tap_fixture *x)
 {
-	test_dax_column();
-	struct step steps[2] = { { .op = OP_FSYNC, .fd = "a" }, { .op = OP_FSYNC, .fd = "b", .label = "buffered-fsync" } };
-	struct scenario sc = { .name = "s", .guarantee = "exactly once", .file = "x.yaml", .line = 3,
-			       .fidelity = 1, .nsteps = 2, .steps = steps };
-	struct instance in[2] = { { .sc = &sc, .fs = FS_EXT4, .status = "timeout", .id = "ext4/s[timeout]" },
-				  { .sc = &sc, .fs = FS_XFS, .status = "timeout", .id = "xfs/s[timeout]" } };
-	struct step_result sr0[2] = { { .ran = 1, .pass = 1, .err = ETIMEDOUT }, { .ran = 1, .pass = 1, .err = ETIMEDOUT } };
-	struct step_result sr1[2] = { { .ran = 1, .pass = 0, .err = EIO, .msg = "returned \"EIO\"" },
-				      { .ran = 1, .pass = 1, .err = EIO } };
-	struct inst_result r[2] = { { .inst = &in[0], .verdict = R_PASS, .nsteps = 2, .steps = sr0 },
-				    { .inst = &in[1], .verdict = R_FAIL, .nsteps = 2, .steps = sr1,
-				      .reason = "step 1 <fsync> & co" } };
-	char q[256], dir[] = "/tmp/wberr-report-XXXXXX", path[512], *s;
-	FILE *f;
+	*x = (struct tap_fixture){
+		.steps = { { .op = OP_FSYNC, .fd = "a" }, { .op = OP_FSYNC, .fd = "b", .label = "buffered-fsync" } },
+		.sr0 = { { .ran = 1, .pass = 1, .err = ETIMEDOUT }, { .ran = 1, .pass = 1, .err = ETIMEDOUT } },
+		.sr1 = { { .ran = 1, .pass = 0, .err = EIO, .msg = "returned \"EIO\"" },
+			 { .ran = 1, .pass = 1, .err = EIO } },
+	};
+	x->sc = (struct scenario){ .name = "s", .guarantee = "exactly once", .file = "x.yaml", .line = 3,
+				   .fidelity = 1, .nsteps = 2, .steps = x->steps };
+	x->in[0] = (struct instance){ .sc = &x->sc, .fs = FS_EXT4, .status = "timeout", .id = "ext4/s[timeout]" };
+	x->in[1] = (struct instance){ .sc = &x->sc, .fs = FS_XFS, .status = "timeout", .id = "xfs/s[timeout]" };
+	x->r[0] = (struct inst_result){ .inst = &x->in[0], .verdict = R_PASS, .nsteps = 2, .steps = x->sr0 };
+	x->r[1] = (struct inst_result){ .inst = &x->in[1], .verdict = R_FAIL, .nsteps = 2, .steps = x->sr1,
+					.reason = "step 1 <fsync> & co" };
+}
+
+static void test_yaml_quote(void)
+{
+	char q[256];
 
 	yaml_quote("a \"b\" \\ c", q, sizeof(q));
 	is_str("\"a \\\"b\\\" \\\\ c\"", q, "YAML double-quoted scalar escapes");
+}
 
-	f = tmpfile();
+static void test_tap(const struct tap_fixture *x)
+{
+	FILE *f = tmpfile();
+	char *s;
+
 	report_tap_begin(f, 2);
-	report_tap_result(f, 1, &r[0]);
-	report_tap_result(f, 2, &r[1]);
+	report_tap_result(f, 1, &x->r[0]);
+	report_tap_result(f, 2, &x->r[1]);
 	rewind(f);
 	s = calloc(1, 8192);
 	if (fread(s, 1, 8191, f) == 0)
@@ -370,9 +388,14 @@ int main(void)
 	ok(strstr(s, "    - \"FAIL 1 fsync a -> EIO: returned \\\"EIO\\\"\"") != NULL, "per-step lines");
 	ok(strstr(s, "  ...\n") != NULL, "block closed");
 	free(s);
+}
 
-	f = tmpfile();
-	report_summary(f, "# ", NULL, r, 2);
+static void test_summary(const struct tap_fixture *x)
+{
+	FILE *f = tmpfile();
+	char *s;
+
+	report_summary(f, "# ", NULL, x->r, 2);
 	rewind(f);
 	s = calloc(1, 8192);
 	if (fread(s, 1, 8191, f) == 0)
@@ -385,12 +408,13 @@ int main(void)
 	ok(strstr(s, "# Violations:    1 failed instance\n#   xfs/s[timeout]: step 1 <fsync> & co\n") != NULL,
 	   "the failed instance is named with its reason");
 	free(s);
+}
 
-	test_header();
+static void test_fidelity(const char *dir, const struct tap_fixture *x)
+{
+	char path[512], *s;
 
-	if (!mkdtemp(dir))
-		return 1;
-	is_int(1, report_fidelity(dir, NULL, r, 2), "fidelity tables written");
+	is_int(1, report_fidelity(dir, NULL, x->r, 2), "fidelity tables written");
 	snprintf(path, sizeof(path), "%s/errno-fidelity.csv", dir);
 	s = slurp(path);
 	is_str("status,blk_sts,blk_errno,ext4 buffered-fsync,xfs buffered-fsync\ntimeout,2,ETIMEDOUT,ETIMEDOUT =,EIO\n",
@@ -402,53 +426,101 @@ int main(void)
 	ok(strstr(s, "| timeout | 2 | ETIMEDOUT | ETIMEDOUT = | EIO |") != NULL, "markdown row");
 	free(s);
 	unlink(path);
+}
 
-	/* a 6.1 kernel: its own numbering, and inval shown as absent */
-	{
-		struct wb_kernel k;
-		char err[128] = "";	/* written only on a refusal */
-		struct instance in2 = *r[0].inst;
-		struct inst_result r2[3] = { r[0], r[1], r[1] };
+/* a 6.1 kernel (its own numbering) and the fixture's results with a third, skipped, for a status it lacks */
+struct kernel_6_1_fixture {
+	struct wb_kernel k;
+	struct instance in2;
+	struct inst_result r2[3];
+};
 
-		wb_kernel_init(&k);
-		wb_kernel_set_release(&k, "6.1.0-57-amd64");
-		k.series = 0;
-		is_int(0, wb_kernel_parse_statuses(&k, "timeout=2 ioerr=10 offline=17", err, sizeof(err)),
-		       "a 6.1-like statuses reply %s", err);
-		in2.status = "inval";
-		r2[2].inst = &in2;
-		r2[2].verdict = R_SKIP;
-		r2[2].nsteps = 0;
-		r2[2].steps = NULL;	/* as exec_instance leaves a skipped instance */
-		is_int(1, report_fidelity(dir, &k, r2, 3), "fidelity tables written for 6.1");
-		snprintf(path, sizeof(path), "%s/errno-fidelity.csv", dir);
-		s = slurp(path);
-		ok(strstr(s, "\ninval,,EINVAL,absent,absent\n") != NULL, "a status the kernel lacks: a row of 'absent' (%s)", s);
-		free(s);
-		unlink(path);
-		snprintf(path, sizeof(path), "%s/errno-fidelity.md", dir);
-		unlink(path);
+static void kernel_6_1_fixture(struct kernel_6_1_fixture *x, const struct tap_fixture *t)
+{
+	char err[128] = "";	/* written only on a refusal */
 
-		is_int(0, report_json(dir, &k, r2, 3), "results.json written");
-		snprintf(path, sizeof(path), "%s/results.json", dir);
-		s = slurp(path);
-		ok(strstr(s, "\"kernel\": {\"release\": \"6.1.0-57-amd64\", \"series\": false, "
-			  "\"statuses\": {\"timeout\": 2, \"ioerr\": 10, \"offline\": 17}}") != NULL,
-		   "results.json: the kernel and its statuses");
-		ok(strstr(s, "{\"id\": \"ext4/s[timeout]\", \"scenario\": \"s\"") != NULL, "results.json: an instance by id");
-		ok(strstr(s, "\"verdict\": \"fail\"") != NULL && strstr(s, "\"verdict\": \"skip\"") != NULL,
-		   "results.json: verdicts");
-		ok(strstr(s, "\"op\": \"fsync\"") != NULL && strstr(s, "\"errno\": \"EIO\"") != NULL,
-		   "results.json: a step with what it returned");
-		free(s);
-		unlink(path);
-		report_content(dir, r2, 3);
-		ok(1, "the content table takes a skipped instance (no step results)");
-		snprintf(path, sizeof(path), "%s/content-after-failure.md", dir);
-		unlink(path);
-		snprintf(path, sizeof(path), "%s/content-after-failure.csv", dir);
-		unlink(path);
-	}
+	wb_kernel_init(&x->k);
+	wb_kernel_set_release(&x->k, "6.1.0-57-amd64");
+	x->k.series = 0;
+	is_int(0, wb_kernel_parse_statuses(&x->k, "timeout=2 ioerr=10 offline=17", err, sizeof(err)),
+	       "a 6.1-like statuses reply %s", err);
+	x->in2 = *t->r[0].inst;
+	x->r2[0] = t->r[0];
+	x->r2[1] = t->r[1];
+	x->r2[2] = t->r[1];
+	x->in2.status = "inval";
+	x->r2[2].inst = &x->in2;
+	x->r2[2].verdict = R_SKIP;
+	x->r2[2].nsteps = 0;
+	x->r2[2].steps = NULL;	/* as exec_instance leaves a skipped instance */
+}
+
+/* a 6.1 kernel's fidelity table: inval shown as absent */
+static void test_fidelity_6_1(const char *dir, const struct kernel_6_1_fixture *x)
+{
+	char path[512], *s;
+
+	is_int(1, report_fidelity(dir, &x->k, x->r2, 3), "fidelity tables written for 6.1");
+	snprintf(path, sizeof(path), "%s/errno-fidelity.csv", dir);
+	s = slurp(path);
+	ok(strstr(s, "\ninval,,EINVAL,absent,absent\n") != NULL, "a status the kernel lacks: a row of 'absent' (%s)", s);
+	free(s);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/errno-fidelity.md", dir);
+	unlink(path);
+}
+
+static void test_results_json_6_1(const char *dir, const struct kernel_6_1_fixture *x)
+{
+	char path[512], *s;
+
+	is_int(0, report_json(dir, &x->k, x->r2, 3), "results.json written");
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	s = slurp(path);
+	ok(strstr(s, "\"kernel\": {\"release\": \"6.1.0-57-amd64\", \"series\": false, "
+		  "\"statuses\": {\"timeout\": 2, \"ioerr\": 10, \"offline\": 17}}") != NULL,
+	   "results.json: the kernel and its statuses");
+	ok(strstr(s, "{\"id\": \"ext4/s[timeout]\", \"scenario\": \"s\"") != NULL, "results.json: an instance by id");
+	ok(strstr(s, "\"verdict\": \"fail\"") != NULL && strstr(s, "\"verdict\": \"skip\"") != NULL,
+	   "results.json: verdicts");
+	ok(strstr(s, "\"op\": \"fsync\"") != NULL && strstr(s, "\"errno\": \"EIO\"") != NULL,
+	   "results.json: a step with what it returned");
+	free(s);
+	unlink(path);
+}
+
+/* the content table with a skipped instance among the results */
+static void test_content_skipped(const char *dir, const struct kernel_6_1_fixture *x)
+{
+	char path[512];
+
+	report_content(dir, x->r2, 3);
+	ok(1, "the content table takes a skipped instance (no step results)");
+	snprintf(path, sizeof(path), "%s/content-after-failure.md", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/content-after-failure.csv", dir);
+	unlink(path);
+}
+
+int main(void)
+{
+	struct tap_fixture x;
+	struct kernel_6_1_fixture k61;
+	char dir[] = "/tmp/wberr-report-XXXXXX";
+
+	test_dax_column();
+	tap_fixture(&x);
+	test_yaml_quote();
+	test_tap(&x);
+	test_summary(&x);
+	test_header();
+	if (!mkdtemp(dir))
+		return 1;
+	test_fidelity(dir, &x);
+	kernel_6_1_fixture(&k61, &x);
+	test_fidelity_6_1(dir, &k61);
+	test_results_json_6_1(dir, &k61);
+	test_content_skipped(dir, &k61);
 	test_content(dir);
 	test_program_instance(dir);
 	rmdir(dir);
