@@ -327,136 +327,202 @@ static unsigned int pick_keys(unsigned int *keys, unsigned int max)
 	return n;
 }
 
-static void gen(struct msg *m, unsigned long long len)
+/* up to @max distinct valid key=value words, in random order */
+static void put_valid_keys(struct msg *m, unsigned int max, unsigned long long len)
 {
-	char a[64], b[64], w[64];
+	unsigned int keys[NR_K], nk, i;
+	char w[64];
+
+	nk = pick_keys(keys, max);
+	for (i = 0; i < nk; i++) {
+		valid_kv(w, sizeof(w), keys[i], len);
+		put(m, "%s", w);
+	}
+}
+
+/* Each msg_* generator makes one kind of malformed message. */
+
+static void msg_bad_ops(struct msg *m, unsigned long long len)
+{
+	char a[64], b[64];
+
+	bad_ops(a, sizeof(a));
+	snprintf(b, sizeof(b), "%s", statuses[rn(nr_statuses)]);
+	put(m, "add %s %s", a, b);
+	put_valid_keys(m, 3, len);
+}
+
+static void msg_bad_status(struct msg *m, unsigned long long len)
+{
+	char a[64], b[64];
+
+	valid_ops(a, sizeof(a), 0);
+	bad_status(b, sizeof(b));
+	put(m, "add %s %s", a, b);
+	put_valid_keys(m, 3, len);
+}
+
+/* one bad key=value among good ones */
+static void msg_bad_kv(struct msg *m, unsigned long long len)
+{
+	char a[64], w[64];
 	unsigned int keys[NR_K], nk, i, bad_at;
 
-	m->len = 0;
-	m->buf[0] = '\0';
-
-	switch (rn(12)) {
-	case 0:		/* bad ops */
-		bad_ops(a, sizeof(a));
-		snprintf(b, sizeof(b), "%s", statuses[rn(nr_statuses)]);
-		put(m, "add %s %s", a, b);
-		nk = pick_keys(keys, 3);
-		for (i = 0; i < nk; i++) {
+	valid_ops(a, sizeof(a), 0);
+	put(m, "add %s %s", a, statuses[rn(nr_statuses)]);
+	nk = pick_keys(keys, 5);
+	bad_at = rn(nk + 1);
+	for (i = 0; i <= nk; i++) {
+		if (i == bad_at) {
+			bad_kv(w, sizeof(w), len);
+			put(m, "%s", w);
+		}
+		if (i < nk) {
 			valid_kv(w, sizeof(w), keys[i], len);
 			put(m, "%s", w);
 		}
-		break;
-	case 1:		/* bad status */
-		valid_ops(a, sizeof(a), 0);
-		bad_status(b, sizeof(b));
-		put(m, "add %s %s", a, b);
-		nk = pick_keys(keys, 3);
-		for (i = 0; i < nk; i++) {
-			valid_kv(w, sizeof(w), keys[i], len);
-			put(m, "%s", w);
-		}
-		break;
-	case 2:
-	case 3:		/* one bad key=value among good ones */
-		valid_ops(a, sizeof(a), 0);
-		put(m, "add %s %s", a, statuses[rn(nr_statuses)]);
-		nk = pick_keys(keys, 5);
-		bad_at = rn(nk + 1);
-		for (i = 0; i <= nk; i++) {
-			if (i == bad_at) {
-				bad_kv(w, sizeof(w), len);
-				put(m, "%s", w);
-			}
-			if (i < nk) {
-				valid_kv(w, sizeof(w), keys[i], len);
-				put(m, "%s", w);
-			}
-		}
-		break;
-	case 4:		/* a key given twice */
-		valid_ops(a, sizeof(a), 0);
-		put(m, "add %s %s", a, statuses[rn(nr_statuses)]);
-		i = rn(NR_K);
-		valid_kv(w, sizeof(w), i, len);
-		put(m, "%s", w);
-		valid_kv(w, sizeof(w), i, len);
-		put(m, "%s", w);
-		break;
-	case 5:		/* drop on reads */
-		valid_ops(a, sizeof(a), 1);
-		if (rn(2))
-			put(m, "add %s %s action=drop", a, statuses[rn(nr_statuses)]);
-		else
-			put(m, "add %s %s action=delay:%u:drop", a, statuses[rn(nr_statuses)],
-			    1 + rn(WBERR_ABI_DELAY_MAX_MS));
-		break;
-	case 6:		/* wrong word count for add */
-		switch (rn(3)) {
-		case 0:
-			put(m, "add");
-			break;
-		case 1:
-			valid_ops(a, sizeof(a), 0);
-			put(m, "add %s", a);
-			break;
-		default:
-			valid_ops(a, sizeof(a), 0);
-			put(m, "add %s %s", a, statuses[rn(nr_statuses)]);
-			for (i = 0; i < NR_K + 1 + rn(3); i++) {
-				valid_kv(w, sizeof(w), i % NR_K, len);
-				put(m, "%s", w);
-			}
-		}
-		break;
-	case 7:		/* remove */
-		switch (rn(6)) {
-		case 0: put(m, "remove"); break;
-		case 1: put(m, "remove %u", 1000000 + rn(1000000)); break;
-		case 2: put(m, "remove 4294967296"); break;
-		case 3: put(m, "remove -1"); break;
-		case 4: put(m, "remove 1 2"); break;
-		default:
-			garbage_word(w, sizeof(w), NULL, 0);
-			put(m, "remove %sz", w);
-		}
-		break;
-	case 8:		/* verbs without arguments given some */
-		garbage_word(w, sizeof(w), NULL, 0);
-		put(m, "%s %s", (const char *[]){ "clear", "list", "log_clear", "release", "statuses" }[rn(5)], w);
-		break;
-	case 9:		/* log */
-		switch (rn(5)) {
-		case 0: put(m, "log x"); break;
-		case 1: put(m, "log 1 2"); break;
-		case 2: put(m, "log -1"); break;
-		case 3: put(m, "log 18446744073709551616"); break;
-		default: put(m, "log 0x10"); break;
-		}
-		break;
-	case 10: {	/* unknown verbs, near misses first */
-		static const char *const near[] = {
-			"ADD", "Add", "adds", "List", "lists", "remove_all", "log-clear",
-			"logclear", "CLEAR", "del", "delete", "status", "help", "reset",
-		};
-
-		if (rn(2))
-			put(m, "%s", near[rn(N(near))]);
-		else {
-			garbage_word(w, sizeof(w), verbs, N(verbs));
-			put(m, "%s", w);
-		}
-		if (rn(2))
-			put(m, "write ioerr");
-		break;
 	}
-	default:	/* garbage words after a garbage verb */
+}
+
+/* a key given twice */
+static void msg_repeated_key(struct msg *m, unsigned long long len)
+{
+	char a[64], w[64];
+	unsigned int i;
+
+	valid_ops(a, sizeof(a), 0);
+	put(m, "add %s %s", a, statuses[rn(nr_statuses)]);
+	i = rn(NR_K);
+	valid_kv(w, sizeof(w), i, len);
+	put(m, "%s", w);
+	valid_kv(w, sizeof(w), i, len);
+	put(m, "%s", w);
+}
+
+/* drop on reads */
+static void msg_drop_on_read(struct msg *m, unsigned long long len)
+{
+	char a[64];
+
+	(void)len;
+	valid_ops(a, sizeof(a), 1);
+	if (rn(2))
+		put(m, "add %s %s action=drop", a, statuses[rn(nr_statuses)]);
+	else
+		put(m, "add %s %s action=delay:%u:drop", a, statuses[rn(nr_statuses)],
+		    1 + rn(WBERR_ABI_DELAY_MAX_MS));
+}
+
+/* wrong word count for add */
+static void msg_add_word_count(struct msg *m, unsigned long long len)
+{
+	char a[64], w[64];
+	unsigned int i;
+
+	switch (rn(3)) {
+	case 0:
+		put(m, "add");
+		break;
+	case 1:
+		valid_ops(a, sizeof(a), 0);
+		put(m, "add %s", a);
+		break;
+	default:
+		valid_ops(a, sizeof(a), 0);
+		put(m, "add %s %s", a, statuses[rn(nr_statuses)]);
+		for (i = 0; i < NR_K + 1 + rn(3); i++) {
+			valid_kv(w, sizeof(w), i % NR_K, len);
+			put(m, "%s", w);
+		}
+	}
+}
+
+static void msg_bad_remove(struct msg *m, unsigned long long len)
+{
+	char w[64];
+
+	(void)len;
+	switch (rn(6)) {
+	case 0: put(m, "remove"); break;
+	case 1: put(m, "remove %u", 1000000 + rn(1000000)); break;
+	case 2: put(m, "remove 4294967296"); break;
+	case 3: put(m, "remove -1"); break;
+	case 4: put(m, "remove 1 2"); break;
+	default:
+		garbage_word(w, sizeof(w), NULL, 0);
+		put(m, "remove %sz", w);
+	}
+}
+
+/* verbs without arguments given some */
+static void msg_extra_argument(struct msg *m, unsigned long long len)
+{
+	char w[64];
+
+	(void)len;
+	garbage_word(w, sizeof(w), NULL, 0);
+	put(m, "%s %s", (const char *[]){ "clear", "list", "log_clear", "release", "statuses" }[rn(5)], w);
+}
+
+static void msg_bad_log(struct msg *m, unsigned long long len)
+{
+	(void)len;
+	switch (rn(5)) {
+	case 0: put(m, "log x"); break;
+	case 1: put(m, "log 1 2"); break;
+	case 2: put(m, "log -1"); break;
+	case 3: put(m, "log 18446744073709551616"); break;
+	default: put(m, "log 0x10"); break;
+	}
+}
+
+/* unknown verbs, near misses first */
+static void msg_unknown_verb(struct msg *m, unsigned long long len)
+{
+	static const char *const near[] = {
+		"ADD", "Add", "adds", "List", "lists", "remove_all", "log-clear",
+		"logclear", "CLEAR", "del", "delete", "status", "help", "reset",
+	};
+	char w[64];
+
+	(void)len;
+	if (rn(2))
+		put(m, "%s", near[rn(N(near))]);
+	else {
 		garbage_word(w, sizeof(w), verbs, N(verbs));
 		put(m, "%s", w);
-		for (i = rn(6); i; i--) {
-			garbage_word(w, sizeof(w), NULL, 0);
-			put(m, "%s", w);
-		}
 	}
+	if (rn(2))
+		put(m, "write ioerr");
+}
+
+/* garbage words after a garbage verb */
+static void msg_garbage(struct msg *m, unsigned long long len)
+{
+	char w[64];
+	unsigned int i;
+
+	(void)len;
+	garbage_word(w, sizeof(w), verbs, N(verbs));
+	put(m, "%s", w);
+	for (i = rn(6); i; i--) {
+		garbage_word(w, sizeof(w), NULL, 0);
+		put(m, "%s", w);
+	}
+}
+
+/* the kinds of malformed message, equally likely (one bad key=value twice as) */
+static void (*const generators[])(struct msg *, unsigned long long) = {
+	msg_bad_ops, msg_bad_status, msg_bad_kv, msg_bad_kv, msg_repeated_key,
+	msg_drop_on_read, msg_add_word_count, msg_bad_remove, msg_extra_argument,
+	msg_bad_log, msg_unknown_verb, msg_garbage,
+};
+
+static void gen(struct msg *m, unsigned long long len)
+{
+	m->len = 0;
+	m->buf[0] = '\0';
+	generators[rn(N(generators))](m, len);
 }
 
 static union {
@@ -495,90 +561,86 @@ static void usage(void)
 	exit(2);
 }
 
-int main(int argc, char **argv)
+static int open_control(void)
 {
-	unsigned long long seed, count, len, i, einval = 0, other = 0;
-	const char *name = NULL;
+	int ctl = open("/dev/mapper/control", O_RDWR);
+
+	if (ctl < 0)
+		perror("wberr-msgfuzz: /dev/mapper/control");
+	return ctl;
+}
+
+/* "lines DMNAME": each stdin line sent as it is */
+static int run_lines(int argc, char **argv)
+{
+	char line[MSG_MAX];
+	unsigned long long n = 0, ok = 0;
+	int ctl, err;
+
+	if (argc != 3)
+		usage();
+	ctl = open_control();
+	if (ctl < 0)
+		return 2;
+	while (fgets(line, sizeof(line), stdin)) {
+		line[strcspn(line, "\n")] = '\0';
+		n++;
+		err = send_msg(ctl, argv[2], line);
+		if (!err)
+			ok++;
+		else
+			printf("line %llu: errno=%d msg=%s\n", n, err, line);
+	}
+	printf("sent=%llu ok=%llu\n", n, ok);
+	return 0;
+}
+
+/* "raw DMNAME SIZE MESSAGE": one message with a result buffer of SIZE bytes */
+static int run_raw(int argc, char **argv)
+{
+	size_t size;
+	int ctl, err;
+
+	if (argc != 5)
+		usage();
+	size = strtoul(argv[3], NULL, 0);
+	if (size < sizeof(struct dm_target_msg) + strlen(argv[4]) + 1 ||
+	    size > sizeof(u) - sizeof(struct dm_ioctl))
+		usage();
+	ctl = open_control();
+	if (ctl < 0)
+		return 2;
+	err = send_msg_sized(ctl, argv[2], argv[4], size);
+	if (err) {
+		printf("errno=%d\n", err);
+		return 1;
+	}
+	printf("%s\n", u.io.flags & DM_BUFFER_FULL_FLAG ? "full" : "fits");
+	if (u.io.flags & DM_DATA_OUT_FLAG)
+		printf("%.*s", (int)size, u.raw + u.io.data_start);
+	return 0;
+}
+
+static void print_generated(unsigned long long count, unsigned long long len)
+{
 	struct msg m;
-	int send, ctl = -1, err;
 
-	init_words();
-	if (argc < 2)
-		usage();
-	if (!strcmp(argv[1], "lines")) {
-		char line[MSG_MAX];
-		unsigned long long n = 0, ok = 0;
-
-		if (argc != 3)
-			usage();
-		ctl = open("/dev/mapper/control", O_RDWR);
-		if (ctl < 0) {
-			perror("wberr-msgfuzz: /dev/mapper/control");
-			return 2;
-		}
-		while (fgets(line, sizeof(line), stdin)) {
-			line[strcspn(line, "\n")] = '\0';
-			n++;
-			err = send_msg(ctl, argv[2], line);
-			if (!err)
-				ok++;
-			else
-				printf("line %llu: errno=%d msg=%s\n", n, err, line);
-		}
-		printf("sent=%llu ok=%llu\n", n, ok);
-		return 0;
-	}
-	if (!strcmp(argv[1], "raw")) {
-		size_t size;
-
-		if (argc != 5)
-			usage();
-		size = strtoul(argv[3], NULL, 0);
-		if (size < sizeof(struct dm_target_msg) + strlen(argv[4]) + 1 ||
-		    size > sizeof(u) - sizeof(struct dm_ioctl))
-			usage();
-		ctl = open("/dev/mapper/control", O_RDWR);
-		if (ctl < 0) {
-			perror("wberr-msgfuzz: /dev/mapper/control");
-			return 2;
-		}
-		err = send_msg_sized(ctl, argv[2], argv[4], size);
-		if (err) {
-			printf("errno=%d\n", err);
-			return 1;
-		}
-		printf("%s\n", u.io.flags & DM_BUFFER_FULL_FLAG ? "full" : "fits");
-		if (u.io.flags & DM_DATA_OUT_FLAG)
-			printf("%.*s", (int)size, u.raw + u.io.data_start);
-		return 0;
-	}
-	send = !strcmp(argv[1], "send");
-	if (!send && strcmp(argv[1], "print"))
-		usage();
-	if (argc != (send ? 6 : 5))
-		usage();
-	if (send)
-		name = argv[2];
-	seed = strtoull(argv[2 + send], NULL, 0);
-	count = strtoull(argv[3 + send], NULL, 0);
-	len = strtoull(argv[4 + send], NULL, 0);
-	if (len < 2)
-		usage();
-	wb_rand_seed(&rng, seed);
-
-	if (send) {
-		ctl = open("/dev/mapper/control", O_RDWR);
-		if (ctl < 0) {
-			perror("wberr-msgfuzz: /dev/mapper/control");
-			return 2;
-		}
-	}
-	for (i = 0; i < count; i++) {
+	for (unsigned long long i = 0; i < count; i++) {
 		gen(&m, len);
-		if (!send) {
-			printf("%s\n", m.buf);
-			continue;
-		}
+		printf("%s\n", m.buf);
+	}
+}
+
+/* every generated message must be refused with EINVAL */
+static void send_generated(int ctl, const char *name, unsigned long long count,
+			   unsigned long long len)
+{
+	unsigned long long einval = 0, other = 0;
+	struct msg m;
+	int err;
+
+	for (unsigned long long i = 0; i < count; i++) {
+		gen(&m, len);
 		err = send_msg(ctl, name, m.buf);
 		if (err == EINVAL) {
 			einval++;
@@ -587,7 +649,44 @@ int main(int argc, char **argv)
 			printf("UNEXPECTED errno=%d msg=%s\n", err, m.buf);
 		}
 	}
-	if (send)
-		printf("sent=%llu einval=%llu other=%llu\n", count, einval, other);
+	printf("sent=%llu einval=%llu other=%llu\n", count, einval, other);
+}
+
+/* "print SEED COUNT LEN" and "send DMNAME SEED COUNT LEN" */
+static int run_generated(int argc, char **argv)
+{
+	unsigned long long seed, count, len;
+	int send = !strcmp(argv[1], "send"), ctl;
+
+	if (!send && strcmp(argv[1], "print"))
+		usage();
+	if (argc != (send ? 6 : 5))
+		usage();
+	seed = strtoull(argv[2 + send], NULL, 0);
+	count = strtoull(argv[3 + send], NULL, 0);
+	len = strtoull(argv[4 + send], NULL, 0);
+	if (len < 2)
+		usage();
+	wb_rand_seed(&rng, seed);
+	if (!send) {
+		print_generated(count, len);
+		return 0;
+	}
+	ctl = open_control();
+	if (ctl < 0)
+		return 2;
+	send_generated(ctl, argv[2], count, len);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	init_words();
+	if (argc < 2)
+		usage();
+	if (!strcmp(argv[1], "lines"))
+		return run_lines(argc, argv);
+	if (!strcmp(argv[1], "raw"))
+		return run_raw(argc, argv);
+	return run_generated(argc, argv);
 }

@@ -114,14 +114,155 @@ static void word(const struct mrule *m, int k, char *w, size_t len)
 	wb_rule_format_key(&m->r, k, w, len);
 }
 
-/* A random valid rule and the add message for it, keys in random order. */
-static void gen_rule(struct mrule *m, uint64_t len, char *msg, size_t msize)
+/* the add message's key=value words, in the order drawn */
+struct add_words {
+	char w[8][96];
+	unsigned int n;
+};
+
+/* the next word to fill, counted */
+static char *next_word(struct add_words *aw)
+{
+	return aw->w[aw->n++];
+}
+
+/* sectors=, half the time; most ranges in the sectors the I/O touches (0-4095) */
+static void draw_range(struct mrule *m, uint64_t len, struct add_words *aw)
+{
+	struct wb_rule *r = &m->r;
+
+	r->first = 0;
+	r->last = len - 1;
+	if (rn(2)) {
+		uint64_t span = rn(4) ? 4096 : len;
+
+		r->first = rnd() % span;
+		r->last = r->first + rnd() % (rn(2) ? 64 : span - r->first);
+		if (r->last >= len)
+			r->last = len - 1;
+		word(m, WB_KEY_SECTORS, next_word(aw), sizeof(aw->w[0]));
+	}
+}
+
+/* skip=, count=, every= and prob=, each now and then */
+static void draw_counters(struct mrule *m, struct add_words *aw)
+{
+	struct wb_rule *r = &m->r;
+
+	if (rn(3) == 0) {
+		r->skip = rn(4);
+		word(m, WB_KEY_SKIP, next_word(aw), sizeof(aw->w[0]));
+	}
+	if (rn(3) == 0) {
+		r->count = rn(6);
+		word(m, WB_KEY_COUNT, next_word(aw), sizeof(aw->w[0]));
+	}
+	if (rn(3) == 0) {
+		r->every = 1 + rn(3);
+		word(m, WB_KEY_EVERY, next_word(aw), sizeof(aw->w[0]));
+	}
+	if (rn(4) == 0) {
+		r->prob = rn(2) ? rn(1000001) : 1000000;
+		word(m, WB_KEY_PROB, next_word(aw), sizeof(aw->w[0]));
+	}
+}
+
+/* action=, half the time: fail, drop or pass, with or without a delay */
+static void draw_action(struct mrule *m, struct add_words *aw)
+{
+	struct wb_rule *r = &m->r;
+	unsigned int a;
+
+	if (!rn(2))
+		return;
+	a = rn(5);
+	if ((a == 1 || a == 3) && (r->ops & WB_OP_READ))
+		a = 0;	/* a drop on reads is refused */
+	r->action = a == 1 || a == 3 ? WB_ACT_DROP : a == 4 ? WB_ACT_PASS : WB_ACT_FAIL;
+	r->delay_ms = a >= 2 ? 1 + rn(20) : 0;
+	if (r->delay_ms && r->action == WB_ACT_FAIL && rn(2))
+		snprintf(next_word(aw), sizeof(aw->w[0]), "action=delay:%u:fail", r->delay_ms);
+	else
+		word(m, WB_KEY_ACTION, next_word(aw), sizeof(aw->w[0]));
+}
+
+/* flags=, now and then: one or two distinct flags, each required or excluded */
+static void draw_flags(struct mrule *m, struct add_words *aw)
 {
 	static const char *const flag_pool[] = { "sync", "idle", "nowait", "meta", "background", "fua" };
 	struct wb_rule *r = &m->r;
-	char words[8][96], ops[64];
-	unsigned int nw = 0, order[8], i, j, t;
+	unsigned int nf, i;
+	char *w;
 	size_t n;
+
+	if (rn(3) != 0)
+		return;
+	nf = 1 + rn(2);
+	w = next_word(aw);
+	/* in the order drawn, not the log's: the target takes any */
+	n = (size_t)snprintf(w, sizeof(aw->w[0]), "flags=");
+	for (i = 0; i < nf; i++) {
+		int f = flag_index(flag_pool[rn(sizeof(flag_pool) / sizeof(flag_pool[0]))]);
+
+		if ((r->flags_set | r->flags_clear) & (1U << f))
+			continue;
+		if (rn(3) == 0)
+			r->flags_clear |= 1U << f;
+		else
+			r->flags_set |= 1U << f;
+		n += (size_t)snprintf(w + n, sizeof(aw->w[0]) - n, "%s%s%s",
+				      n > 6 ? "," : "", r->flags_clear & (1U << f) ? "!" : "",
+				      wb_bio_flag_names[f]);
+	}
+}
+
+/* split=, now and then */
+static void draw_split(struct mrule *m, struct add_words *aw)
+{
+	struct wb_rule *r = &m->r;
+
+	if (rn(3) == 0) {
+		/* split=1 only for the classes it may cut (dm-wberr-abi.h) */
+		r->split = !(r->ops & ~WB_OP_SPLIT) && rn(2);
+		word(m, WB_KEY_SPLIT, next_word(aw), sizeof(aw->w[0]));
+	}
+}
+
+/*
+ * "OPS STATUS" then the words in random order; the status by name, by the
+ * alias or by number.  The number is formatted into w[7], as before this
+ * was its own function: when all eight keys were drawn that overwrites
+ * split=, and the message carries the number twice (about 1 add in 11000;
+ * left as it was, so that a seed still gives the same messages).
+ */
+static void format_add(const struct mrule *m, struct add_words *aw, char *msg, size_t msize)
+{
+	unsigned int order[8], i, j, t;
+	char ops[64];
+	size_t n;
+
+	for (i = 0; i < aw->n; i++)
+		order[i] = i;
+	for (i = aw->n; i > 1; i--) {
+		j = rn(i);
+		t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+	wb_op_format(m->r.ops, ops, sizeof(ops));
+	n = (size_t)snprintf(msg, msize, "%s %s", ops,
+			     !strcmp(m->status->name, wb_status_alias_of) && rn(2) ? wb_status_alias :
+			     rn(3) == 0 ? (snprintf(aw->w[7], sizeof(aw->w[7]), "%u", m->status->value),
+					   aw->w[7]) : m->status->name);
+	for (i = 0; i < aw->n; i++)
+		n += (size_t)snprintf(msg + n, msize - n, " %s", aw->w[order[i]]);
+}
+
+/* A random valid rule and the add message for it, keys in random order. */
+static void gen_rule(struct mrule *m, uint64_t len, char *msg, size_t msize)
+{
+	struct wb_rule *r = &m->r;
+	struct add_words aw = { .n = 0 };
 
 	memset(m, 0, sizeof(*m));
 	wb_rule_init(r);
@@ -130,87 +271,12 @@ static void gen_rule(struct mrule *m, uint64_t len, char *msg, size_t msize)
 	while (!r->ops);
 	m->status = &kstatuses[rn(nr_kstatuses)];
 	snprintf(r->status, sizeof(r->status), "%s", m->status->name);
-	r->first = 0;
-	r->last = len - 1;
-
-	if (rn(2)) {	/* most ranges in the sectors the I/O touches (0-4095) */
-		uint64_t span = rn(4) ? 4096 : len;
-
-		r->first = rnd() % span;
-		r->last = r->first + rnd() % (rn(2) ? 64 : span - r->first);
-		if (r->last >= len)
-			r->last = len - 1;
-		word(m, WB_KEY_SECTORS, words[nw++], sizeof(words[0]));
-	}
-	if (rn(3) == 0) {
-		r->skip = rn(4);
-		word(m, WB_KEY_SKIP, words[nw++], sizeof(words[0]));
-	}
-	if (rn(3) == 0) {
-		r->count = rn(6);
-		word(m, WB_KEY_COUNT, words[nw++], sizeof(words[0]));
-	}
-	if (rn(3) == 0) {
-		r->every = 1 + rn(3);
-		word(m, WB_KEY_EVERY, words[nw++], sizeof(words[0]));
-	}
-	if (rn(4) == 0) {
-		r->prob = rn(2) ? rn(1000001) : 1000000;
-		word(m, WB_KEY_PROB, words[nw++], sizeof(words[0]));
-	}
-	if (rn(2)) {
-		unsigned int a = rn(5);
-
-		if ((a == 1 || a == 3) && (r->ops & WB_OP_READ))
-			a = 0;	/* a drop on reads is refused */
-		r->action = a == 1 || a == 3 ? WB_ACT_DROP : a == 4 ? WB_ACT_PASS : WB_ACT_FAIL;
-		r->delay_ms = a >= 2 ? 1 + rn(20) : 0;
-		if (r->delay_ms && r->action == WB_ACT_FAIL && rn(2))
-			snprintf(words[nw++], sizeof(words[0]), "action=delay:%u:fail", r->delay_ms);
-		else
-			word(m, WB_KEY_ACTION, words[nw++], sizeof(words[0]));
-	}
-	if (rn(3) == 0) {
-		unsigned int nf = 1 + rn(2);
-
-		/* in the order drawn, not the log's: the target takes any */
-		n = (size_t)snprintf(words[nw], sizeof(words[0]), "flags=");
-		for (i = 0; i < nf; i++) {
-			int f = flag_index(flag_pool[rn(sizeof(flag_pool) / sizeof(flag_pool[0]))]);
-
-			if ((r->flags_set | r->flags_clear) & (1U << f))
-				continue;
-			if (rn(3) == 0)
-				r->flags_clear |= 1U << f;
-			else
-				r->flags_set |= 1U << f;
-			n += (size_t)snprintf(words[nw] + n, sizeof(words[0]) - n, "%s%s%s",
-					      n > 6 ? "," : "", r->flags_clear & (1U << f) ? "!" : "",
-					      wb_bio_flag_names[f]);
-		}
-		nw++;
-	}
-	if (rn(3) == 0) {
-		/* split=1 only for the classes it may cut (dm-wberr-abi.h) */
-		r->split = !(r->ops & ~WB_OP_SPLIT) && rn(2);
-		word(m, WB_KEY_SPLIT, words[nw++], sizeof(words[0]));
-	}
-
-	for (i = 0; i < nw; i++)
-		order[i] = i;
-	for (i = nw; i > 1; i--) {
-		j = rn(i);
-		t = order[i - 1];
-		order[i - 1] = order[j];
-		order[j] = t;
-	}
-	wb_op_format(r->ops, ops, sizeof(ops));
-	n = (size_t)snprintf(msg, msize, "%s %s", ops,
-			     !strcmp(m->status->name, wb_status_alias_of) && rn(2) ? wb_status_alias :
-			     rn(3) == 0 ? (snprintf(words[7], sizeof(words[7]), "%u", m->status->value),
-					   words[7]) : m->status->name);
-	for (i = 0; i < nw; i++)
-		n += (size_t)snprintf(msg + n, msize - n, " %s", words[order[i]]);
+	draw_range(m, len, &aw);
+	draw_counters(m, &aw);
+	draw_action(m, &aw);
+	draw_flags(m, &aw);
+	draw_split(m, &aw);
+	format_add(m, &aw, msg, msize);
 }
 
 /* a refusal other than EINVAL (which the caller judges) ends the run */

@@ -3,7 +3,8 @@
 #include "wb_trace.h"
 #include "wb_test.h"
 
-int main(void)
+/* filemap_set_wb_err as stock, patched and the series before issue 14 print it */
+static void test_set_events(void)
 {
 	struct wb_ev e;
 
@@ -24,6 +25,13 @@ int main(void)
 	is_int(0, wb_ev_parse("     jbd2/dm-0-8-55      [000] .N...    10.081975: filemap_set_wb_err: dev=0:3 ino=0xfd00000 errseq=0x0", &e),
 	       "a comm with dashes");
 	is_int(55, e.pid, "the pid follows the last dash");
+}
+
+/* file_check_and_advance_wb_err and _sb_err, stock and patched */
+static void test_advance_events(void)
+{
+	struct wb_ev e;
+
 	is_int(0, wb_ev_parse("       fsynctest-68      [000] .N...    10.078827: file_check_and_advance_wb_err: file=(____ptrval____) dev=253:0 ino=0xc old=0x0 new=0x1005", &e),
 	       "advance event");
 	ok(e.kind == WB_EV_ADVANCE && e.es.old == 0 && e.es.new == 0x1005 && !strcmp(e.es.file, "(____ptrval____)"),
@@ -34,22 +42,33 @@ int main(void)
 	is_int(0, wb_ev_parse("       wberr-run-71      [000] .....    11.5: file_check_and_advance_sb_err: file=0000 dev=253:0 ino=0xd old=0x0 new=0x106e errno=110 seq=0", &e),
 	       "syncfs advance event (patch 0005)");
 	ok(e.kind == WB_EV_SB_ADVANCE && e.es.new == 0x106e, "its kind and new value");
+}
+
+/* a tracing_mark_write marker, and the call marker its text holds */
+static void test_markers(void)
+{
+	struct wb_call_mark m = { .what = 'E', .proc = 7, .fd = 3, .seq = 41 }, back;
+	struct wb_ev e;
+	char buf[64];
+
 	is_int(0, wb_ev_parse("  wberr-stress-80 [001] ..... 12.000001: tracing_mark_write: wb B 1 2 3", &e), "a marker");
 	ok(e.kind == WB_EV_MARK && !strcmp(e.mark.text, "wb B 1 2 3") && e.us == 12000001, "its text and time");
-	{
-		struct wb_call_mark m = { .what = 'E', .proc = 7, .fd = 3, .seq = 41 }, back;
-		char buf[64];
 
-		is_int(12, wb_call_mark_format(buf, sizeof(buf), &m), "call marker: its length");
-		is_str("wb E 7 3 41\n", buf, "call marker: the line written to trace_marker");
-		is_int(-1, wb_call_mark_format(buf, 8, &m), "call marker: a short buffer is refused");
-		is_int(0, wb_call_mark_parse(e.mark.text, &back), "call marker: the traced text parses");
-		ok(back.what == 'B' && back.proc == 1 && back.fd == 2 && back.seq == 3, "call marker: its fields");
-		is_int(-1, wb_call_mark_parse("wb X 1 2 3", &back), "call marker: only B and E");
-		is_int(-1, wb_call_mark_parse("wbs B 1 2 3", &back), "call marker: another tool's text is refused");
-		is_int(-1, wb_call_mark_parse("wb B 1 2 3x", &back), "call marker: trailing junk is refused");
-	}
-	/* options/record-tgid: "(%7d) " or "(-------) " between pid and cpu */
+	is_int(12, wb_call_mark_format(buf, sizeof(buf), &m), "call marker: its length");
+	is_str("wb E 7 3 41\n", buf, "call marker: the line written to trace_marker");
+	is_int(-1, wb_call_mark_format(buf, 8, &m), "call marker: a short buffer is refused");
+	is_int(0, wb_call_mark_parse(e.mark.text, &back), "call marker: the traced text parses");
+	ok(back.what == 'B' && back.proc == 1 && back.fd == 2 && back.seq == 3, "call marker: its fields");
+	is_int(-1, wb_call_mark_parse("wb X 1 2 3", &back), "call marker: only B and E");
+	is_int(-1, wb_call_mark_parse("wbs B 1 2 3", &back), "call marker: another tool's text is refused");
+	is_int(-1, wb_call_mark_parse("wb B 1 2 3x", &back), "call marker: trailing junk is refused");
+}
+
+/* options/record-tgid: "(%7d) " or "(-------) " between pid and cpu */
+static void test_record_tgid(void)
+{
+	struct wb_ev e;
+
 	is_int(0, wb_ev_parse("        postgres-412     (    398) [001] .....   120.000100: file_check_and_advance_wb_err: file=00000000c0ffee00 dev=253:0 ino=0x11 old=0x0 new=0x3005 errno=5 seq=1", &e),
 	       "record-tgid: advance event");
 	ok(e.kind == WB_EV_ADVANCE && e.pid == 412 && e.tgid == 398 && e.cpu == 1 && e.us == 120000100 &&
@@ -66,18 +85,27 @@ int main(void)
 	is_int(0, wb_ev_parse("           <...>-77      [000] 5.000001: file_check_and_advance_wb_err: file=0 dev=8:1 ino=0x2 old=0x0 new=0x0", &e),
 	       "no irq-info flags, a forgotten comm");
 	ok(e.pid == 77 && e.us == 5000001, "pid and time");
-	{
-		struct wb_thead h;
+}
 
-		is_int(0, wb_trace_head(" Web Content-1234    (   1200) [003] d..1.   7.000009: sys_fsync(fd: 1f)", &h),
-		       "head of a syscall line, comm with a space");
-		ok(h.pid == 1234 && h.tgid == 1200 && h.cpu == 3 && h.us == 7000009 && !strcmp(h.comm, "Web Content") &&
-		   !strcmp(h.body, "sys_fsync(fd: 1f)"), "comm, ids, time and body");
-		is_int(-1, wb_trace_head("CPU:1 [LOST 120 EVENTS]", &h), "a lost-events line has no head");
-		is_int(-1, wb_trace_head("  x-1 [000] ..... 1.0 sys_sync()", &h), "no colon after the time: refused");
-		is_int(-1, wb_trace_head("  x [000] ..... 1.0: sys_sync()", &h), "no pid: refused");
-	}
-	/* syscalls, io_uring and sched, as program mode traces them */
+/* wb_trace_head: any line's head, whatever its body */
+static void test_heads(void)
+{
+	struct wb_thead h;
+
+	is_int(0, wb_trace_head(" Web Content-1234    (   1200) [003] d..1.   7.000009: sys_fsync(fd: 1f)", &h),
+	       "head of a syscall line, comm with a space");
+	ok(h.pid == 1234 && h.tgid == 1200 && h.cpu == 3 && h.us == 7000009 && !strcmp(h.comm, "Web Content") &&
+	   !strcmp(h.body, "sys_fsync(fd: 1f)"), "comm, ids, time and body");
+	is_int(-1, wb_trace_head("CPU:1 [LOST 120 EVENTS]", &h), "a lost-events line has no head");
+	is_int(-1, wb_trace_head("  x-1 [000] ..... 1.0 sys_sync()", &h), "no colon after the time: refused");
+	is_int(-1, wb_trace_head("  x [000] ..... 1.0: sys_sync()", &h), "no pid: refused");
+}
+
+/* syscalls, as program mode traces them */
+static void test_syscalls(void)
+{
+	struct wb_ev e;
+
 	is_int(0, wb_ev_parse("        postgres-412     (    398) [001] .....   120.000050: sys_sync_file_range(fd: 7, offset: 2000, nbytes: 1000, flags: 2)", &e),
 	       "a syscall's entry");
 	ok(e.kind == WB_EV_SYS_ENTER && !strcmp(wb_syscalls[e.sys.sys].name, "sync_file_range") &&
@@ -89,6 +117,13 @@ int main(void)
 	   "its return, negative");
 	is_int(-1, wb_ev_parse("  x-1 [000] ..... 1.0: sys_openat(dfd: ffffff9c)", &e), "other syscalls are not read");
 	is_int(-1, wb_ev_parse("  x-1 [000] ..... 1.0: sys_fsync -> junk", &e), "a malformed exit is refused");
+}
+
+/* io_uring and sched, as program mode traces them */
+static void test_uring_and_sched(void)
+{
+	struct wb_ev e;
+
 	is_int(0, wb_ev_parse("             fio-90      [000] .....     3.000001: io_uring_submit_req: ring 000000001, req 000000002, user_data 0x7, opcode FSYNC, flags 0x0, sq_thread 0", &e),
 	       "an io_uring submit");
 	ok(e.kind == WB_EV_URING_SUBMIT && !strcmp(e.ur.ring, "000000001") && !strcmp(e.ur.req, "000000002") &&
@@ -107,32 +142,55 @@ int main(void)
 	       "an exec, the filename with a space");
 	ok(e.kind == WB_EV_EXEC && e.proc.pid == 51 && !strcmp(e.proc.exe, "/usr/bin/my app") &&
 	   !strcmp(e.proc.comm, "my app"), "its pid, filename and comm");
-	{
-		struct wb_trace t = { 0 };
-		char buf[128];
+}
 
-		is_int(0, wb_trace_parse(&t, "# entries-in-buffer/entries-written: 3/5   #P:1\n"
-				      "  a-1 [000] ..... 2.000000: tracing_mark_write: wb B 0 0 1\n"
-				      "CPU:0 [LOST 7 EVENTS]\n"
-				      "  torn line\n"
-				      "  a-1 [000] ..... 1.000000: filemap_set_wb_err: dev=253:0 ino=0x5 errseq=0x0 errno=5"),
-		       "a whole trace");
-		ok(t.n == 2 && t.header_seen && t.lost == 9 && t.skipped == 1 && t.lines == 5,
-		   "two events; the header's and the LOST line's losses; one torn line skipped");
-		ok(t.v[0].mark.is_call && t.v[0].mark.call.what == 'B' && t.v[0].mark.call.seq == 1 &&
-		   t.v[0].line == 2 && t.v[1].line == 5, "the marker is a call marker; line numbers");
-		is_str("  a-1 [000] ..... 2.000000: tracing_mark_write: wb B 0 0 1", wb_trace_line(&t, &t.v[0], buf, sizeof(buf)),
-		       "an event's raw line");
-		is_int(0, wb_trace_parse(&t, "  b-2 [001] ..... 3.000000: tracing_mark_write: wb E 0 0 1\n"), "a second piece");
-		ok(t.n == 3 && t.v[2].line == 6 && t.v[2].pid == 2, "appended, line numbers going on");
-		wb_trace_sort(&t);
-		ok(t.v[0].kind == WB_EV_SET && t.v[1].line == 2 && t.v[2].line == 6, "sorted by time stamp");
-		is_str("  a-1 [000] ..... 1.000000: filemap_set_wb_err: dev=253:0 ino=0x5 errseq=0x0 errno=5",
-		       wb_trace_line(&t, &t.v[0], buf, sizeof(buf)), "raw lines follow their events");
-		wb_trace_free(&t);
-	}
+/* wb_trace_parse: a whole trace in pieces, sorted, raw lines kept */
+static void test_whole_trace(void)
+{
+	struct wb_trace t = { 0 };
+	char buf[128];
+
+	is_int(0, wb_trace_parse(&t, "# entries-in-buffer/entries-written: 3/5   #P:1\n"
+			      "  a-1 [000] ..... 2.000000: tracing_mark_write: wb B 0 0 1\n"
+			      "CPU:0 [LOST 7 EVENTS]\n"
+			      "  torn line\n"
+			      "  a-1 [000] ..... 1.000000: filemap_set_wb_err: dev=253:0 ino=0x5 errseq=0x0 errno=5"),
+	       "a whole trace");
+	ok(t.n == 2 && t.header_seen && t.lost == 9 && t.skipped == 1 && t.lines == 5,
+	   "two events; the header's and the LOST line's losses; one torn line skipped");
+	ok(t.v[0].mark.is_call && t.v[0].mark.call.what == 'B' && t.v[0].mark.call.seq == 1 &&
+	   t.v[0].line == 2 && t.v[1].line == 5, "the marker is a call marker; line numbers");
+	is_str("  a-1 [000] ..... 2.000000: tracing_mark_write: wb B 0 0 1", wb_trace_line(&t, &t.v[0], buf, sizeof(buf)),
+	       "an event's raw line");
+	is_int(0, wb_trace_parse(&t, "  b-2 [001] ..... 3.000000: tracing_mark_write: wb E 0 0 1\n"), "a second piece");
+	ok(t.n == 3 && t.v[2].line == 6 && t.v[2].pid == 2, "appended, line numbers going on");
+	wb_trace_sort(&t);
+	ok(t.v[0].kind == WB_EV_SET && t.v[1].line == 2 && t.v[2].line == 6, "sorted by time stamp");
+	is_str("  a-1 [000] ..... 1.000000: filemap_set_wb_err: dev=253:0 ino=0x5 errseq=0x0 errno=5",
+	       wb_trace_line(&t, &t.v[0], buf, sizeof(buf)), "raw lines follow their events");
+	wb_trace_free(&t);
+}
+
+/* what is no event */
+static void test_refused(void)
+{
+	struct wb_ev e;
+
 	is_int(-1, wb_ev_parse("# tracer: nop", &e), "comments are no events");
 	is_int(-1, wb_ev_parse("   x-1 [000] ..... 1.0: sched_switch: prev=a", &e), "other events are refused");
 	is_int(-1, wb_ev_parse("filemap_set_wb_err: dev=253:0 ino=0xc errseq=0x0", &e), "a line without its head is refused");
+}
+
+int main(void)
+{
+	test_set_events();
+	test_advance_events();
+	test_markers();
+	test_record_tgid();
+	test_heads();
+	test_syscalls();
+	test_uring_and_sched();
+	test_whole_trace();
+	test_refused();
 	return tap_done();
 }

@@ -191,35 +191,37 @@ static int set_record_err(const char *dir, int step, int err)
 
 /* -------------------------------------------------- writer -> reader */
 
-static void test_round_trip(void)
+/* the synthetic instance: two fault log entries, and a trace per step (one without) */
+static const char *const round_trip_faults[] = {
+	"0 1000 1 write - 2048 8 ioerr",
+	"1 2000 1 write - 4096 8 ok",
+};
+static const char *const round_trip_traces[] = {
+	"# tracer: nop\n"
+	"  wberr-run-71 [000] ..... 10.000000: tracing_mark_write: wb B 0 0 0\n"
+	"  wberr-run-71 [000] ..... 10.000100: tracing_mark_write: wb E 0 0 0\n",
+	NULL,	/* a step without trace text */
+	"# tracer: nop\n"
+	"  wberr-run-71 [000] ..... 10.000200: tracing_mark_write: wb B 0 0 2\n"
+	"  kworker/0:1-9 [000] ..... 10.000300: filemap_set_wb_err: dev=253:0 ino=0xc errseq=0x0\n"
+	"  wberr-run-80 [000] ..... 10.000400: file_check_and_advance_wb_err: file=0000 dev=253:0 ino=0xc old=0x0 new=0x1005\n"
+	"  wberr-run-71 [000] ..... 10.000500: tracing_mark_write: wb E 1 0 2\n",
+	"# tracer: nop\n"
+	"  wberr-run-71 [000] ..... 10.000600: tracing_mark_write: wb B 1 0 3\n"
+	"  wberr-run-71 [000] ..... 10.000700: tracing_mark_write: wb E 1 0 3",	/* no last newline */
+};
+
+/*
+ * The synthetic instance through the writer the live run uses: open, a
+ * fault, an fsync in a child that returns EIO (attributed to @f[0], the
+ * model predicting it) and one that succeeds.  Its directory into @dir.
+ */
+static void write_synthetic(struct wb_fault f[2], char *dir, size_t size)
 {
-	static const char *const lines[] = {
-		"0 1000 1 write - 2048 8 ioerr",
-		"1 2000 1 write - 4096 8 ok",
-	};
-	static const char *const traces[] = {
-		"# tracer: nop\n"
-		"  wberr-run-71 [000] ..... 10.000000: tracing_mark_write: wb B 0 0 0\n"
-		"  wberr-run-71 [000] ..... 10.000100: tracing_mark_write: wb E 0 0 0\n",
-		NULL,	/* a step without trace text */
-		"# tracer: nop\n"
-		"  wberr-run-71 [000] ..... 10.000200: tracing_mark_write: wb B 0 0 2\n"
-		"  kworker/0:1-9 [000] ..... 10.000300: filemap_set_wb_err: dev=253:0 ino=0xc errseq=0x0\n"
-		"  wberr-run-80 [000] ..... 10.000400: file_check_and_advance_wb_err: file=0000 dev=253:0 ino=0xc old=0x0 new=0x1005\n"
-		"  wberr-run-71 [000] ..... 10.000500: tracing_mark_write: wb E 1 0 2\n",
-		"# tracer: nop\n"
-		"  wberr-run-71 [000] ..... 10.000600: tracing_mark_write: wb B 1 0 3\n"
-		"  wberr-run-71 [000] ..... 10.000700: tracing_mark_write: wb E 1 0 3",	/* no last newline */
-	};
-	struct wb_fault f[2];
 	struct xc_attr attr;
 	struct evidence e;
-	struct evidence_in in;
-	char dir[4096], err[512] = "", *out;
-	int rc;
-
-	wb_fault_parse(lines[0], &f[0]);
-	wb_fault_parse(lines[1], &f[1]);
+	wb_fault_parse(round_trip_faults[0], &f[0]);
+	wb_fault_parse(round_trip_faults[1], &f[1]);
 	attr = (struct xc_attr){ .f = &f[0], .path = "d/f", .ino = 0xc };
 	is_int(0, evidence_open(&e, root, "ext4/unit[ioerr]"), "writer: opens the instance's directory");
 	for (int i = 0; i < 4; i++) {
@@ -242,54 +244,64 @@ static void test_round_trip(void)
 			.xs = &xs, .xc_ok = 1, .op = ops[i], .proc = i < 2 ? "main" : "child",
 			.what = whats[i], .proc_index = i < 2 ? 0 : 1, .t0 = 100u + 10u * (unsigned)i,
 			.t1 = 105u + 10u * (unsigned)i, .ret = i == 2 ? -1 : 0,
-			.faults = i == 2 ? f : NULL, .nfaults = i == 2 ? 2 : 0, .trace = traces[i] });
+			.faults = i == 2 ? f : NULL, .nfaults = i == 2 ? 2 : 0, .trace = round_trip_traces[i] });
 	}
 	is_int(0, evidence_close(&e, "ext4/unit[ioerr]", "ext4", "ioerr", 7, 1, 0), "writer: closes");
-	snprintf(dir, sizeof(dir), "%s/ext4_unit_ioerr_", root);
+	snprintf(dir, size, "%s/ext4_unit_ioerr_", root);
 	is_str(dir, e.dir, "the directory name: [/] became _");
 	ok(!access(path_of(dir, "recs.0000.bin"), R_OK) && !access(path_of(dir, "recs.0001.bin"), R_OK),
 	   "one records file per process, as wberr-stress writes them");
+}
 
-	rc = evidence_load(&in, dir, err, sizeof(err));
-	is_int(0, rc, "reader: loads it%s%s", rc ? ": " : "", err);
-	if (rc) {
-		evidence_free(&in);
-		return;
-	}
-	is_str("ext4/unit[ioerr]", in.id, "meta: id");
-	is_str("ext4", in.fs, "meta: fs");
-	is_str("ioerr", in.status, "meta: status");
-	ok(in.seed == 7 && in.traced == 1 && in.sb_traced == 0 && in.nsteps == 4 && in.live_ok,
+/* what the reader loaded: meta, faults, records, steps and trace, field for field */
+static void check_loaded(const struct evidence_in *in, const struct wb_fault f[2])
+{
+	is_str("ext4/unit[ioerr]", in->id, "meta: id");
+	is_str("ext4", in->fs, "meta: fs");
+	is_str("ioerr", in->status, "meta: status");
+	ok(in->seed == 7 && in->traced == 1 && in->sb_traced == 0 && in->nsteps == 4 && in->live_ok,
 	   "meta: seed, traced, sb_traced, steps, live verdict");
-	is_int(2, (int)in.faults.n, "faults.txt: both log entries, the drop too");
-	ok(in.faults.n == 2 && !memcmp(&in.faults.v[0], &f[0], sizeof(f[0])) &&
-	   !memcmp(&in.faults.v[1], &f[1], sizeof(f[1])), "faults.txt: each as fetched");
-	is_int(4, (int)in.recs.n, "records: one per step");
-	is_int(EIO, in.steps[2].xs.err, "records: step 2's EIO");
-	is_int(0, in.steps[3].xs.err, "records: step 3's success");
-	is_str("open", in.steps[0].op, "steps: op");
-	is_str("child", in.steps[2].proc, "steps: proc");
-	is_str("fsync(a) in child", in.steps[2].what, "steps: what, spaces kept");
-	ok(in.steps[1].xs.fault_op && !in.steps[0].xs.fault_op, "steps: fault_op");
-	ok(in.steps[2].xs.nlog == 2 && in.steps[1].xs.nlog == 0, "steps: nlog");
-	ok(in.steps[2].xs.nattr == 1 && in.steps[2].xs.attr[0].f == &in.faults.v[0] &&
-	   in.steps[2].xs.attr[0].ino == 0xc && !strcmp(in.steps[2].xs.attr[0].path, "d/f"),
+	is_int(2, (int)in->faults.n, "faults.txt: both log entries, the drop too");
+	ok(in->faults.n == 2 && !memcmp(&in->faults.v[0], &f[0], sizeof(f[0])) &&
+	   !memcmp(&in->faults.v[1], &f[1], sizeof(f[1])), "faults.txt: each as fetched");
+	is_int(4, (int)in->recs.n, "records: one per step");
+	is_int(EIO, in->steps[2].xs.err, "records: step 2's EIO");
+	is_int(0, in->steps[3].xs.err, "records: step 3's success");
+	is_str("open", in->steps[0].op, "steps: op");
+	is_str("child", in->steps[2].proc, "steps: proc");
+	is_str("fsync(a) in child", in->steps[2].what, "steps: what, spaces kept");
+	ok(in->steps[1].xs.fault_op && !in->steps[0].xs.fault_op, "steps: fault_op");
+	ok(in->steps[2].xs.nlog == 2 && in->steps[1].xs.nlog == 0, "steps: nlog");
+	ok(in->steps[2].xs.nattr == 1 && in->steps[2].xs.attr[0].f == &in->faults.v[0] &&
+	   in->steps[2].xs.attr[0].ino == 0xc && !strcmp(in->steps[2].xs.attr[0].path, "d/f"),
 	   "steps: the attributed fault, its inode and path");
-	ok(in.steps[2].xs.cursor && in.steps[2].xs.pred_ino == 0xc && in.steps[2].xs.pred.consumed &&
-	   in.steps[2].xs.pred.err == EIO && in.steps[2].xs.pred.cur_after == 0x1005,
+	ok(in->steps[2].xs.cursor && in->steps[2].xs.pred_ino == 0xc && in->steps[2].xs.pred.consumed &&
+	   in->steps[2].xs.pred.err == EIO && in->steps[2].xs.pred.cur_after == 0x1005,
 	   "steps: the model's prediction");
-	ok(!in.steps[0].xs.cursor && !in.steps[1].xs.cursor, "steps: no prediction where none was");
-	is_str(traces[0], in.steps[0].trace, "trace.txt: step 0's text as taken");
-	is_str("", in.steps[1].trace, "trace.txt: an empty part stays empty");
-	is_str(traces[2], in.steps[2].trace, "trace.txt: step 2's text as taken");
-	ok(!strncmp(in.steps[3].trace, traces[3], strlen(traces[3])), "trace.txt: a last line without newline");
-	evidence_free(&in);
+	ok(!in->steps[0].xs.cursor && !in->steps[1].xs.cursor, "steps: no prediction where none was");
+	is_str(round_trip_traces[0], in->steps[0].trace, "trace.txt: step 0's text as taken");
+	is_str("", in->steps[1].trace, "trace.txt: an empty part stays empty");
+	is_str(round_trip_traces[2], in->steps[2].trace, "trace.txt: step 2's text as taken");
+	ok(!strncmp(in->steps[3].trace, round_trip_traces[3], strlen(round_trip_traces[3])),
+	   "trace.txt: a last line without newline");
+}
 
-	/* --evidence-failed: a passing instance's directory goes again */
+/* --evidence-failed: a passing instance's directory goes again, only that one */
+static void test_evidence_remove(const char *dir)
+{
+	struct evidence e;
+
 	is_int(0, evidence_open(&e, root, "ext4/passed"), "writer: another instance");
 	is_int(0, evidence_close(&e, "ext4/passed", "ext4", NULL, 1, 1, 0), "  closed");
 	is_int(0, evidence_remove(root, "ext4/passed"), "evidence_remove: a passing instance's evidence goes");
 	ok(access(path_of(root, "ext4_passed"), F_OK) && !access(dir, F_OK), "  and only that one");
+}
+
+/* the synthetic instance in @dir replays clean */
+static void test_replay_clean(const char *dir)
+{
+	char *out;
+	int rc;
 
 	out = replay(dir, &rc);
 	is_int(0, rc, "the synthetic instance replays clean");
@@ -298,6 +310,26 @@ static void test_round_trip(void)
 	if (rc)
 		printf("# %s", out);
 	free(out);
+}
+
+static void test_round_trip(void)
+{
+	struct wb_fault f[2];
+	struct evidence_in in;
+	char dir[4096], err[512] = "";
+	int rc;
+
+	write_synthetic(f, dir, sizeof(dir));
+	rc = evidence_load(&in, dir, err, sizeof(err));
+	is_int(0, rc, "reader: loads it%s%s", rc ? ": " : "", err);
+	if (rc) {
+		evidence_free(&in);
+		return;
+	}
+	check_loaded(&in, f);
+	evidence_free(&in);
+	test_evidence_remove(dir);
+	test_replay_clean(dir);
 }
 
 /* a loaded instance written again through the writer */
