@@ -230,15 +230,14 @@ static void draw_split(struct mrule *m, struct add_words *aw)
 
 /*
  * "OPS STATUS" then the words in random order; the status by name, by the
- * alias or by number.  The number is formatted into w[7], as before this
- * was its own function: when all eight keys were drawn that overwrites
- * split=, and the message carries the number twice (about 1 add in 11000;
- * left as it was, so that a seed still gives the same messages).
+ * alias or by number.  The number has a buffer of its own: it was
+ * formatted into w[7], which when all eight keys were drawn overwrote
+ * split= (the message carried the number twice, about 1 add in 11,000).
  */
 static void format_add(const struct mrule *m, struct add_words *aw, char *msg, size_t msize)
 {
 	unsigned int order[8], i, j, t;
-	char ops[64];
+	char ops[64], num[16];
 	size_t n;
 
 	for (i = 0; i < aw->n; i++)
@@ -252,8 +251,8 @@ static void format_add(const struct mrule *m, struct add_words *aw, char *msg, s
 	wb_op_format(m->r.ops, ops, sizeof(ops));
 	n = (size_t)snprintf(msg, msize, "%s %s", ops,
 			     !strcmp(m->status->name, wb_status_alias_of) && rn(2) ? wb_status_alias :
-			     rn(3) == 0 ? (snprintf(aw->w[7], sizeof(aw->w[7]), "%u", m->status->value),
-					   aw->w[7]) : m->status->name);
+			     rn(3) == 0 ? (snprintf(num, sizeof(num), "%u", m->status->value), num) :
+			     m->status->name);
 	for (i = 0; i < aw->n; i++)
 		n += (size_t)snprintf(msg + n, msize - n, " %s", aw->w[order[i]]);
 }
