@@ -14,6 +14,7 @@ struct step_result {
 	int explicit_;		/* judged against the scenario's 'expect' */
 	int expected;
 	int content;		/* pread with content: CONTENT_* it found */
+	double secs;		/* the call's wall time */
 	char what[96];		/* program mode: what this check judged */
 	char msg[2048];
 };
@@ -29,6 +30,11 @@ struct inst_result {
 	int nchecked;		/* sync-type results checked */
 	int nreported;		/* of which returned an error */
 	int nfaults;		/* fault-log entries */
+	/* a real driver (backend.h): the commands its injector failed (read
+	 * back when disarmed; a retried request counts each try), and the
+	 * status the kernel completed the first failed data write with */
+	uint64_t fired;
+	char observed[24];
 	double secs;
 	/* where secs went (issue 18): see phase_names */
 	double phase[8];
