@@ -51,7 +51,8 @@ const struct wb_backend wb_backends[WB_BK__N] = {
 		.ops = WB_OP_ALL,
 		/* nvme_should_fail() takes the namespace's next command, any op */
 		.ops_told = 0,
-		.keys = K(COUNT) | K(SKIP) | K(EVERY) | K(PROB),
+		/* action: fail or pass_then_fail, the same there (below) */
+		.keys = K(COUNT) | K(SKIP) | K(EVERY) | K(PROB) | K(ACTION),
 		.no_range = "the NVMe injector fails the namespace's next commands whatever their LBA "
 			    "(drivers/nvme/host/fault_inject.c:57-82)",
 		.natives = 1,
@@ -264,6 +265,14 @@ int wb_backend_check_rule(int bk, const struct wb_rule *r, int file, char *why, 
 			continue;
 		snprintf(why, len, "%s has no way to say %s= (it takes %s)", b->name, wb_rule_keys[k].yaml,
 			 b->keys ? "ops, status and the keys its injector has" : "ops and status only");
+		return -1;
+	}
+	/* nvme_should_fail() sets the status of a command the device has
+	 * completed (nvme.h:728-731): written, then failed, whatever the
+	 * rule says; it can neither hold nor drop one */
+	if (bk == WB_BK_NVME && (r->delay_ms || (r->action != WB_ACT_FAIL && r->action != WB_ACT_PASS_THEN_FAIL))) {
+		snprintf(why, len, "nvme's injector fails a command the device executed: action fail or "
+			 "pass_then_fail (the same there), without a delay");
 		return -1;
 	}
 	if (bk == WB_BK_NVME && r->prob % 10000) {

@@ -780,8 +780,11 @@ int report_content(const char *dir, const struct inst_result *rs, int n)
 			 in->data_mode != DM_DEFAULT ? " data=" : "",
 			 in->data_mode != DM_DEFAULT ? data_mode_names[in->data_mode] : "",
 			 in->status ? " " : "", in->status ? in->status : "");
-		fprintf(md, "| %s | %s |", sc->name, fs);
-		fprintf(csv, "%s,%s", sc->name, fs);
+		/* the scenario on a real driver: its instances' @<backend> */
+		fprintf(md, "| %s%s%s | %s |", sc->name, in->backend ? "@" : "",
+			in->backend ? wb_backends[in->backend].name : "", fs);
+		fprintf(csv, "%s%s%s,%s", sc->name, in->backend ? "@" : "",
+			in->backend ? wb_backends[in->backend].name : "", fs);
 		table_cells(md, csv, cells[0], sizeof(cells[0]), ncols);
 	}
 	fclose(md);

@@ -83,7 +83,11 @@ static void test_refusals(void)
 	ok(refused(WB_BK_NVME, "write write-fault-x", 0, "no status"), "nvme: an unknown status");
 	ok(taken(WB_BK_NVME, "write write-fault skip=3 every=2 prob=500000 count=2", 0), "nvme: the fault_attr keys");
 	ok(refused(WB_BK_NVME, "write ioerr prob=5", 0, "whole percent"), "nvme: whole percent only");
-	ok(refused(WB_BK_NVME, "write ioerr action=delay:5:pass", 0, "action="), "nvme: no delay");
+	ok(refused(WB_BK_NVME, "write ioerr action=delay:5:pass", 0, "without a delay"), "nvme: no delay");
+	ok(refused(WB_BK_NVME, "write ioerr action=drop", 0, "executed"), "nvme: no drop");
+	ok(taken(WB_BK_NVME, "write medium action=pass_then_fail count=1", 0), "nvme: pass_then_fail is what it does");
+	ok(refused(WB_BK_SCSI_DEBUG, "write medium action=pass_then_fail", 0, "action="),
+	   "scsi_debug: no pass_then_fail (ERR_FAIL_CMD never executes the command)");
 	ok(refused(WB_BK_THIN, "write nospc", 0, "takes no fault step"), "thin: no fault step at all");
 }
 
