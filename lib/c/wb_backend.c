@@ -131,12 +131,15 @@ const struct wb_native wb_natives[] = {
 	     SD_FAIL, 0x01, 0, 0, 0, 0, "ioerr", 1,
 	     "scsi_error.c:1969-1975 (SUCCESS); scsi_lib.c:741-742 (BLK_STS_IOERR)", 1),
 	{ WB_BK_SCSI_DEBUG, "timeout", "no completion: the request times out (scsi_debug ERR_TMOUT_CMD)",
-	  SD_TMOUT, 0, 0, 0, 0, 0, 0, 0, "ioerr", 6,
-	  "scsi_debug.c:8457-8476 (never completed); scsi_error.c:167-232 (aborted, DID_TIME_OUT, "
-	  "retried while allowed); sd.c:2194-2233 (the second medium-access timeout that reaches error "
-	  "handling offlines the disk, SD_MAX_MEDIUM_TIMEOUTS 2, sd.h:29); scsi_lib.c:741-742 (BLK_STS_IOERR)", 0,
-	  "sd offlines the disk after its second medium-access timeout (sd.c:2222-2230): a file system's "
-	  "journal writes fail with it, and the file system with them" },
+	  SD_TMOUT, 0, 0, 0, 0, 0, 0, 0, "ioerr", 3,
+	  "scsi_debug.c:8457-8476 (never completed); try 1 times out: the abort is scheduled, the command "
+	  "aborted and retried (scsi_error.c:259-280, 167-224); try 2 times out with the abort flag set: "
+	  "the error handler runs (scsi_error.c:259-267), sd counts a medium-access timeout and it is "
+	  "retried (sd.c:2194-2215); try 3: the second count offlines the disk (sd.c:2222-2230, "
+	  "SD_MAX_MEDIUM_TIMEOUTS 2, sd.h:29) and the request ends with DID_TIME_OUT: BLK_STS_IOERR "
+	  "(scsi_lib.c:741-742)", 0,
+	  "sd offlines the disk after its second medium-access timeout (sd.c:2222-2230): every later "
+	  "command fails, a file system's journal with it (scenarios/realdev/scsi-timeout.yaml)" },
 
 	NVME("internal", "Internal Error (0x006), DNR", 0x006, 1, "ioerr", 1,
 	     "core.c:309-310 (default: BLK_STS_IOERR); core.c:396-399 (DNR: COMPLETE)", 1),

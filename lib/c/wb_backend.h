@@ -78,7 +78,8 @@ struct wb_native {
 				 * request (1: no retry), by the source */
 	const char *source;	/* file:line of each hop, 6.12.118 */
 	int canonical;		/* the row the status name @blk becomes here */
-	const char *raw_only;	/* NULL, or why it runs on the raw device only */
+	const char *alone;	/* NULL, or why only a scenario that names it runs it
+				 * (status: native leaves it out) */
 };
 
 extern const struct wb_native wb_natives[];

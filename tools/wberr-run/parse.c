@@ -1795,10 +1795,10 @@ void scenario_set_free(struct scenario_set *set)
 	set->n = 0;
 }
 
-/* the statuses an instance of @sc on backend @bk and file system @fs may
- * have: its matrix's, or with status: native the backend's own (a raw_only
- * one on raw only); their number, @names set */
-static int backend_statuses(const struct scenario *sc, int bk, int fs, const char **names, int max)
+/* the statuses an instance of @sc on backend @bk may have: its matrix's,
+ * or with status: native the backend's own (but those that run alone);
+ * their number, @names set */
+static int backend_statuses(const struct scenario *sc, int bk, const char **names, int max)
 {
 	int n = 0;
 
@@ -1815,7 +1815,7 @@ static int backend_statuses(const struct scenario *sc, int bk, int fs, const cha
 		return n;
 	}
 	for (size_t i = 0; i < wb_nr_natives && n < max; i++)
-		if (wb_natives[i].backend == bk && (!wb_natives[i].raw_only || fs == FS_RAW))
+		if (wb_natives[i].backend == bk && !wb_natives[i].alone)
 			names[n++] = wb_natives[i].name;
 	return n;
 }
@@ -1862,11 +1862,11 @@ int expand_instances(const struct scenario_set *set, struct instance **out)
 		const struct scenario *sc = &set->v[i];
 
 		for (int bk = 0; bk < WB_BK__N; bk++) {
+			int ns = backend_statuses(sc, bk, names, 64);
+
 			if (!(sc->backends & (1u << bk)))
 				continue;
 			for (int fs = 0; fs < FS__N; fs++) {
-				int ns = backend_statuses(sc, bk, fs, names, 64);
-
 				if (!(sc->fs_mask & (1u << fs)))
 					continue;
 				for (int dm = 0; dm < 4; dm++) {
