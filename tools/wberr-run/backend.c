@@ -355,13 +355,21 @@ int backend_thin_extend(struct backend *b, unsigned mb, char *why, size_t len)
 		snprintf(why, len, "thin_extend needs backend thin");
 		return -1;
 	}
-	/* the data slice grown, then the pool's table reloaded to its size */
+	/*
+	 * The thin volume first: while the pool is suspended its thin
+	 * devices are in requeue mode (pool_presuspend()), and a bio mapped
+	 * then ends with BLK_STS_DM_REQUEUE (dm-thin.c:2733-2737), which dm
+	 * core turns into BLK_STS_IOERR outside a noflush suspend of the
+	 * thin device itself (dm.c:905-942): a read in that window fails
+	 * with EIO.  Then the data slice grown, the pool's table reloaded to
+	 * its size (maybe_resize_data_dev(), dm-thin.c:3455-3500).
+	 */
 	if (run_cmd(out, sizeof(out),
-		    "dmsetup suspend %s && dmsetup reload %s --table '0 %u linear %s %u' && dmsetup resume %s && "
-		    "dmsetup suspend %s && dmsetup reload %s --table '0 %u thin-pool /dev/mapper/%s /dev/mapper/%s %u 0 "
-		    "1 error_if_no_space' && dmsetup resume %s", TH_DATA, TH_DATA, mb * 2048, b->scratch,
-		    TH_META_SECTORS, TH_DATA, TH_POOL, TH_POOL, mb * 2048, TH_META, TH_DATA, TH_BLOCK_SECTORS,
-		    TH_POOL)) {
+		    "dmsetup suspend %s && dmsetup suspend %s && dmsetup reload %s --table '0 %u linear %s %u' && "
+		    "dmsetup resume %s && dmsetup suspend %s && dmsetup reload %s --table '0 %u thin-pool "
+		    "/dev/mapper/%s /dev/mapper/%s %u 0 1 error_if_no_space' && dmsetup resume %s && dmsetup resume %s",
+		    TH_THIN, TH_DATA, TH_DATA, mb * 2048, b->scratch, TH_META_SECTORS, TH_DATA, TH_POOL, TH_POOL,
+		    mb * 2048, TH_META, TH_DATA, TH_BLOCK_SECTORS, TH_POOL, TH_THIN)) {
 		snprintf(why, len, "extending the pool to %u MiB: %.800s", mb, out);
 		return -1;
 	}

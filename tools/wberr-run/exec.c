@@ -282,6 +282,14 @@ static int rn_badblocks(struct run *r, const struct step *st, struct step_result
 	return 0;
 }
 
+/* backend thin: the pool's data grown to the step's size */
+static int rn_thin_extend(struct run *r, const struct step *st, struct step_result *sr)
+{
+	if (backend_thin_extend(&r->bk, (unsigned int)(st->size >> 20), sr->msg, sizeof(sr->msg)))
+		sr->err = EIO;
+	return 0;
+}
+
 #define RUNNER_EXEC(e, name, keys, who, sync, ftab, field, hook, fd, exec) \
 	[OP_##e] = OP_EXEC(RUNNER, who, exec),
 static runner_exec *const runner_execs[OP__N] = { WBERR_OPS(RUNNER_EXEC) };

@@ -197,7 +197,7 @@ static int get_bool(struct pctx *c, yaml_node_t *n, int *out)
 static int get_enum(struct pctx *c, yaml_node_t *n, const char *const *names, int nnames, int *out)
 {
 	const char *s = NULL;
-	char all[256] = "";
+	char all[512] = "";
 	size_t off = 0;
 
 	if (want_scalar(c, n, &s))
@@ -1552,6 +1552,11 @@ static int scenario_step(struct pctx *c, yaml_node_t *n, struct scenario *sc, st
 		return perr(c, n, "status $status needs a 'matrix: {status: ...}' in the scenario");
 	if (st->op == OP_BADBLOCKS && !sc->dax)
 		return perr(c, n, "badblocks needs 'dax: true' (they are the persistent memory's own list)");
+	if (st->op == OP_THIN_EXTEND && sc->backends != 1u << WB_BK_THIN)
+		return perr(c, n, "thin_extend needs 'backend: thin' alone (it grows the pool under the volume)");
+	if (st->op == OP_THIN_EXTEND && (st->size % (1 << 20) || st->size >> 20 <= sc->pool_mb))
+		return perr(c, n, "thin_extend grows the pool: size a whole number of MiB above pool_mb (%u MiB)",
+			    sc->pool_mb);
 	for (int b = 0; st->op == OP_FAULT && b < WB_BK__N; b++) {
 		char why[512];
 

@@ -195,7 +195,7 @@ static void test_refusals(void)
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsnc, fd: a}\n",
 		"t.yaml:4:10: steps[0].op: unknown value \"fsnc\" (expected one of: open, close, dup, reopen, fork, exit, "
 		"write, pwrite, pread, mmap, store, load, msync, munmap, truncate, fallocate, unlink, fsync, fdatasync, syncfs, "
-		"sync_file_range, sync, drop_caches, umount, mount, fault, unfault, clear_faults, sleep, badblocks)",
+		"sync_file_range, sync, drop_caches, umount, mount, fault, unfault, clear_faults, sleep, badblocks, thin_extend)",
 		"an unknown op");
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fault, ops: write, status: ioerr, sectors: 10-5}\n",
 		"t.yaml:4:53: steps[0].sectors: empty sector range \"10-5\" (last < first)", "an empty range");
