@@ -124,6 +124,24 @@ static int sd_find(void)
 	return rc;
 }
 
+/*
+ * sd, the driver that makes scsi_debug's LUN a disk: built into the
+ * project's kernel, a module on Debian's (sd_mod), which udev loads on a
+ * distribution and nothing does in the guest.  Without it scsi_debug's
+ * device never gets a block device and every instance waits out
+ * sd_find() in vain.
+ */
+static int sd_driver(char *why, size_t len)
+{
+	char out[512];
+
+	if (!access("/sys/bus/scsi/drivers/sd", F_OK) || !load_module("sd_mod", "", out, sizeof(out)))
+		return 0;
+	out[strcspn(out, "\n")] = 0;
+	snprintf(why, len, "no SCSI disk driver (CONFIG_BLK_DEV_SD): %.300s", out);
+	return -1;
+}
+
 static int sd_load(unsigned size_mb, char *why, size_t len)
 {
 	char params[128], out[1024], ctl[128];
@@ -131,6 +149,8 @@ static int sd_load(unsigned size_mb, char *why, size_t len)
 	if (sd.size_mb == size_mb)
 		return 0;
 	sd_unload();
+	if (sd_driver(why, len))
+		return -1;
 	snprintf(params, sizeof(params), "dev_size_mb=%u delay=0 max_luns=1 num_tgts=1 add_host=1", size_mb);
 	if (load_module("scsi_debug", params, out, sizeof(out))) {
 		out[strcspn(out, "\n")] = 0;
@@ -140,12 +160,14 @@ static int sd_load(unsigned size_mb, char *why, size_t len)
 	sd.size_mb = size_mb;
 	if (sd_find()) {
 		snprintf(why, len, "scsi_debug loaded but no disk appeared under %s", SD_GLOB);
+		sd_unload();
 		return -1;
 	}
 	snprintf(ctl, sizeof(ctl), "%s/%s/error", SD_DEBUGFS, sd.hctl);
 	if (access(ctl, W_OK)) {
 		snprintf(why, len, "scsi_debug has no per-device error injection (%s: %s; Linux 6.7 and later)",
 			 ctl, strerror(errno));
+		sd_unload();
 		return -1;
 	}
 	return 0;
