@@ -383,11 +383,17 @@ int backend_thin_extend(struct backend *b, unsigned mb, char *why, size_t len)
 	 * then ends with BLK_STS_DM_REQUEUE (dm-thin.c:2733-2737), which dm
 	 * core turns into BLK_STS_IOERR outside a noflush suspend of the
 	 * thin device itself (dm.c:905-942): a read in that window fails
-	 * with EIO.  Then the data slice grown, the pool's table reloaded to
-	 * its size (maybe_resize_data_dev(), dm-thin.c:3455-3500).
+	 * with EIO.  So a noflush suspend, which keeps such a bio for the
+	 * resume (dm.c:930-935) and does not freeze the file system (noflush
+	 * takes precedence over lockfs, dm.c:2966-2973; --nolockfs says so
+	 * again): a freeze writes its dirty metadata to the full pool, and
+	 * ext4's then failed the suspend with EIO (seen once on Debian's
+	 * 6.1, `dmsetup suspend` of the volume).  Then the data slice grown, the
+	 * pool's table reloaded to its size (maybe_resize_data_dev(),
+	 * dm-thin.c:3455-3500).
 	 */
 	if (run_cmd(out, sizeof(out),
-		    "dmsetup suspend %s && dmsetup suspend %s && dmsetup reload %s --table '0 %u linear %s %u' && "
+		    "dmsetup suspend --noflush --nolockfs %s && dmsetup suspend %s && dmsetup reload %s --table '0 %u linear %s %u' && "
 		    "dmsetup resume %s && dmsetup suspend %s && dmsetup reload %s --table '0 %u thin-pool "
 		    "/dev/mapper/%s /dev/mapper/%s %u 0 1 error_if_no_space' && dmsetup resume %s && dmsetup resume %s",
 		    TH_THIN, TH_DATA, TH_DATA, mb * 2048, b->scratch, TH_META_SECTORS, TH_DATA, TH_POOL, TH_POOL,
