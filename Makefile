@@ -78,10 +78,14 @@ IMAGE     := $(BUILD)/initramfs-$(KSTEM).cpio
 APPS_IMG  := $(BUILD)/apps.img
 # Emulated persistent memory (a QEMU nvdimm backed by a sparse file, fsdax
 # in the guest) for the boots whose tests say `# wberr-requires: pmem` or
-# `# wberr-uses: pmem` (tests/README.md): $(call pmem_for,SEL) asks
-# run-suites which hardware the tests SEL selects declare.
+# `# wberr-uses: pmem` (tests/README.md), and an emulated NVMe disk for
+# those that say `nvme` (the `backend: nvme` scenarios): $(call hw_for,SEL)
+# asks run-suites which hardware the tests SEL selects declare.
 PMEM_ARGS := --pmem 512M
-pmem_for = $(if $(filter pmem,$(shell WBERR_TESTS_DIR=$(TOP)/tests sh $(TOP)/harness/guest/run-suites --needs $(1))),$(PMEM_ARGS))
+NVME_ARGS := --nvme 512M
+hw_needs = $(shell WBERR_TESTS_DIR=$(TOP)/tests sh $(TOP)/harness/guest/run-suites --needs $(1))
+hw_for = $(strip $(if $(filter pmem,$(hw_needs)),$(PMEM_ARGS)) $(if $(filter nvme,$(hw_needs)),$(NVME_ARGS)))
+pmem_for = $(if $(filter pmem,$(hw_needs)),$(PMEM_ARGS))
 # more Debian packages on it, for your own program (docs/testing-your-program.md)
 APPS_PACKAGES ?=
 export WBERR_APPS_PACKAGES := $(APPS_PACKAGES)
@@ -326,14 +330,14 @@ test-shard:
 	@if [ -n "$(call pmem_for,pmem)" ]; then \
 		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
-		--suites pmem $(PMEM_ARGS) --name suites-pmem || true; fi
+		--suites pmem $(call hw_for,pmem) --name suites-pmem || true; fi
 	@if grep -qs '^# wberr-smp:' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
 		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) $(call pmem_for,smp) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) $(call hw_for,smp) \
 		--suites smp --smp 2 --name suites-smp2 || true; fi
 	@if grep -qsE '^# wberr-requires:(.* )?apps( |$$)' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
 		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) $(call pmem_for,apps) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) $(call hw_for,apps) \
 		--suites apps --apps $(APPS_IMG) --name suites-apps || true; fi
 	@if [ "$(KCONFIG)" = debug ]; then \
 		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
@@ -369,7 +373,7 @@ run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
 		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} \
-		--suites $(RUN_SUITES) $(strip $(RUN_PAYLOAD_ARGS)) $(call pmem_for,$(RUN_SUITES)) --name run || true
+		--suites $(RUN_SUITES) $(strip $(RUN_PAYLOAD_ARGS)) $(call hw_for,$(RUN_SUITES)) --name run || true
 	@$(TOP)/harness/report.sh --summary $(RESULTS)
 
 # make report-card: the fsync report card.  `make run` over the program
@@ -422,7 +426,7 @@ shell: image
 
 bench: image
 	@[ "$(KERNEL)" = patched ] || { echo "make bench: only KERNEL=patched for now (harness/bench.sh takes a kernel tree)" >&2; exit 2; }
-	@$(TOP)/harness/bench.sh --kernel-tree $(KTREE) --image $(IMAGE) $(call pmem_for,default)
+	@$(TOP)/harness/bench.sh --kernel-tree $(KTREE) --image $(IMAGE) $(call hw_for,default)
 
 clean:
 	rm -rf $(BUILD)

@@ -131,13 +131,17 @@ WBERR_ABI_FLAG(NOUNMAP,		nounmap)
 
 /*
  * What a rule does with a bio once it fires (after its delay, if any), in
- * the order of the kernel's enum: action=fail, action=drop, and pass,
- * which only follows a delay (action=delay:<ms>:pass).
+ * the order of the kernel's enum: action=fail, action=drop, pass, which
+ * only follows a delay (action=delay:<ms>:pass), and pass_then_fail, the
+ * failure of a command the device executed (what NVMe's fault injector
+ * does, docs/real-drivers.md): the bio reaches the device, and its
+ * completion carries the status, unless the device failed it itself.
  */
 #ifdef WBERR_ABI_ACTION
-WBERR_ABI_ACTION(FAIL,		fail)	/* complete with the status */
-WBERR_ABI_ACTION(DROP,		drop)	/* complete with success, unwritten */
-WBERR_ABI_ACTION(PASS,		pass)	/* remap: only after a delay */
+WBERR_ABI_ACTION(FAIL,		fail)		/* complete with the status */
+WBERR_ABI_ACTION(DROP,		drop)		/* complete with success, unwritten */
+WBERR_ABI_ACTION(PASS,		pass)		/* remap: only after a delay */
+WBERR_ABI_ACTION(PASS_THEN_FAIL, pass_then_fail)	/* remap; complete with the status */
 #undef WBERR_ABI_ACTION
 #endif
 
@@ -149,7 +153,8 @@ WBERR_ABI_ACTION(PASS,		pass)	/* remap: only after a delay */
  *   yaml    the key of a scenario's fault step (tools/wberr-run/parse.c),
  *           where it differs: bio_flags is flags= on the wire
  *   kind    RANGE <first>-<last> sectors; NUMBER a strict decimal u64;
- *           ACTION fail|drop|delay:<ms>[:fail|:drop|:pass]; FLAGS
+ *           ACTION fail|drop|pass_then_fail|delay:<ms>[:fail|:drop|:pass|
+ *           :pass_then_fail]; FLAGS
  *           <flag>[,<flag>...] of the WBERR_ABI_FLAG names, each may
  *           start with '!'; BOOL 0 or 1 (a YAML boolean)
  *   min,max the values a NUMBER or BOOL takes, inclusive (0, 0 for the

@@ -182,7 +182,8 @@ static void wberr_format_flags(blk_opf_t opf, char *buf, size_t len)
 /*
  * What a rule does with a bio once it fires (after delay_ms, if set), in
  * the order of dm-wberr-abi.h: fail completes it with the status, drop
- * with success and unwritten, pass remaps it (only after a delay).
+ * with success and unwritten, pass remaps it (only after a delay),
+ * pass_then_fail remaps it and completes it with the status.
  */
 enum wberr_action {
 #define WBERR_ABI_ACTION(sfx, ...)	WBERR_ACT_##sfx,
@@ -1446,6 +1447,7 @@ static void wberr_finish(struct wberr_c *wc, struct bio *bio,
 			 struct wberr_bio *wb)
 {
 	switch (wb->action) {
+	case WBERR_ACT_PASS_THEN_FAIL:	/* wberr_end_io() fails it */
 	case WBERR_ACT_PASS:
 		/*
 		 * Only a held bio gets here, from the timer's work, a message
@@ -1729,14 +1731,18 @@ static noinline bool wberr_inject(struct dm_target *ti, struct wberr_c *wc,
 		} else {
 			atomic64_inc(&wc->failed[(__force u8)wb->status]);
 			wberr_log_fault(wc, id, bio, class, first, wb->status);
-			wb->acct = wberr_acct_start(wc, bio, &wb->acct_start);
+			/* a remapped bio is dm core's to account */
+			if (wb->action != WBERR_ACT_PASS_THEN_FAIL)
+				wb->acct = wberr_acct_start(wc, bio,
+							    &wb->acct_start);
 		}
 	}
 	if (ms && wberr_hold(wc, bio, wb, id, class, ms))
 		return true;
 	if (trace_wberr_fault_enabled())
 		wberr_trace_fault(wc, bio, id, class, wb->action, wb->status, 0);
-	if (wb->action == WBERR_ACT_PASS)
+	if (wb->action == WBERR_ACT_PASS ||
+	    wb->action == WBERR_ACT_PASS_THEN_FAIL)
 		return false;
 	wberr_finish(wc, bio, wb);
 	return true;
@@ -1789,9 +1795,15 @@ static inline bool wberr_may_match(struct dm_target *ti, struct wberr_c *wc,
 
 static int wberr_map(struct dm_target *ti, struct bio *bio)
 {
+	struct wberr_bio *wb = dm_per_bio_data(bio, sizeof(*wb));
 	struct wberr_c *wc = ti->private;
 
 	this_cpu_inc(*wc->bios_seen);
+	/*
+	 * wberr_end_io() reads the action of every bio, a rule fired for it
+	 * or not, and per-bio data is not zeroed: no rule is a plain remap.
+	 */
+	wb->action = WBERR_ACT_PASS;
 
 	/* pass-through unless a rule exists: one pointer test */
 	if (unlikely(rcu_access_pointer(wc->rules->snap)) &&
@@ -1800,6 +1812,32 @@ static int wberr_map(struct dm_target *ti, struct bio *bio)
 
 	wberr_remap(wc, bio);
 	return DM_MAPIO_REMAPPED;
+}
+
+/**
+ * wberr_end_io() - complete a pass_then_fail bio with its rule's status
+ * @ti: the target
+ * @bio: the clone, done by the device below (or ended by wberr_inject())
+ * @error: its status, which dm core passes on to the original bio
+ *
+ * Called by dm core's clone_endio() for every clone map() saw.  A bio
+ * whose rule said pass_then_fail was remapped and has been executed by
+ * the device (a write is on it); it completes as if it had failed with
+ * the rule's status, the failure of a command the device executed, as
+ * NVMe's fault injector makes one.  A status the device set itself stays.
+ * Nothing to account: a remapped bio is dm core's to account, and
+ * wberr_inject() counted and logged the fault when the rule fired.
+ *
+ * Return: DM_ENDIO_DONE, always.
+ */
+static int wberr_end_io(struct dm_target *ti, struct bio *bio,
+			blk_status_t *error)
+{
+	struct wberr_bio *wb = dm_per_bio_data(bio, sizeof(*wb));
+
+	if (wb->action == WBERR_ACT_PASS_THEN_FAIL && !*error)
+		*error = wb->status;
+	return DM_ENDIO_DONE;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2171,7 +2209,7 @@ static int wberr_action_by_name(const char *s)
 /*
  * An ACTION key, @name=@val: an action other than pass (which only
  * follows a delay), or delay:<ms>[:<action>], where the action is fail
- * when not given.
+ * when not given; pass_then_fail may stand alone or follow a delay.
  */
 static int wberr_parse_action(struct wberr_c *wc, const char *what,
 			      const char *name, const char *val,
@@ -2201,12 +2239,14 @@ static int wberr_parse_action(struct wberr_c *wc, const char *what,
 	r->action = action;
 	return 0;
 bad:
-	WBERR_MSG_ERR(wc, "%s: bad %s='%.64s' (%s, %s or delay:<1..%u ms>[:%s|:%s|:%s])",
+	WBERR_MSG_ERR(wc, "%s: bad %s='%.64s' (%s, %s, %s or delay:<1..%u ms>[:%s|:%s|:%s|:%s])",
 		      what, name, val, wberr_action_names[WBERR_ACT_FAIL],
-		      wberr_action_names[WBERR_ACT_DROP], WBERR_DELAY_MAX_MS,
-		      wberr_action_names[WBERR_ACT_FAIL],
 		      wberr_action_names[WBERR_ACT_DROP],
-		      wberr_action_names[WBERR_ACT_PASS]);
+		      wberr_action_names[WBERR_ACT_PASS_THEN_FAIL],
+		      WBERR_DELAY_MAX_MS, wberr_action_names[WBERR_ACT_FAIL],
+		      wberr_action_names[WBERR_ACT_DROP],
+		      wberr_action_names[WBERR_ACT_PASS],
+		      wberr_action_names[WBERR_ACT_PASS_THEN_FAIL]);
 	return -EINVAL;
 }
 
@@ -2617,7 +2657,7 @@ static void wberr_format_rule_flags(const struct wberr_rule *r, char *buf,
 				       "!" : "", wberr_flags[i].name);
 }
 
-/* A rule's action= value: fail, drop, or delay:<ms>[:drop|:pass] */
+/* A rule's action= value: fail, drop, pass_then_fail, or delay:<ms>[:<action>] */
 static void wberr_format_action(const struct wberr_rule *r, char *buf,
 				size_t len)
 {
@@ -2942,12 +2982,13 @@ static size_t wberr_dax_recovery_write(struct dm_target *ti, pgoff_t pgoff,
 
 static struct target_type wberr_target = {
 	.name		 = "wberr",
-	.version	 = {1, 4, 0},
+	.version	 = {1, 5, 0},
 	.features	 = DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = wberr_ctr,
 	.dtr		 = wberr_dtr,
 	.map		 = wberr_map,
+	.end_io		 = wberr_end_io,
 	.presuspend	 = wberr_presuspend,
 	.presuspend_undo = wberr_presuspend_undo,
 	.resume		 = wberr_resume,

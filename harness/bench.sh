@@ -17,9 +17,9 @@
 # 3. boot: wall time of a guest that boots, runs `true` and powers off.
 # 4. scenarios: wall time of the default scenario suite (what `make run` runs).
 #
-#   harness/bench.sh --kernel-tree DIR --image CPIO [--only icount,virtio,boot,scenarios] [--pmem SIZE]
+#   harness/bench.sh --kernel-tree DIR --image CPIO [--only icount,virtio,boot,scenarios] [--pmem SIZE] [--nvme SIZE]
 #
-# --pmem SIZE gives the scenarios boot the persistent memory make run's has
+# --pmem SIZE (--nvme SIZE) gives the scenarios boot the persistent memory (the NVMe disk) make run's has
 # (the Makefile passes it when run-suites --needs default says pmem), so
 # that the DAX instances run too.
 #
@@ -37,13 +37,14 @@ vrounds=${BENCH_VIRTIO_ROUNDS:-5} vruntime=${BENCH_VIRTIO_RUNTIME:-5}
 vengines=${BENCH_VIRTIO_ENGINES:-psync,io_uring:16} vmb=${BENCH_VIRTIO_MB:-512}
 boots=${BENCH_BOOTS:-3}
 only=icount,virtio,boot,scenarios
-ktree= image= pmem=()
+ktree= image= pmem=() nvme=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel-tree) ktree=$2; shift 2 ;;
 	--image) image=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
 	--pmem) pmem=(--pmem "$2"); shift 2 ;;
+	--nvme) nvme=(--nvme "$2"); shift 2 ;;
 	*) die "unknown argument '$1'" 2 ;;
 	esac
 done
@@ -103,7 +104,7 @@ if wants scenarios; then
 	echo "[bench] 4/4 scenarios: the default suite (make run), timed"
 	t0=$(now)
 	rc=0
-	guest --results "$out/scenarios" --name bench-scenarios --suites default --timeout 3600 "${pmem[@]}" \
+	guest --results "$out/scenarios" --name bench-scenarios --suites default --timeout 3600 "${pmem[@]}" "${nvme[@]+"${nvme[@]}"}" \
 		2>&1 | tee "$out/scenarios/run-guest.log" || rc=$?
 	{
 		echo "wall=$(elapsed "$t0") status=$rc accel=$(accel_of "$out/scenarios/run-guest.log")"

@@ -148,12 +148,18 @@ fi
 # use, in load order (crc32c_generic first: ext4, xfs and btrfs ask the
 # crypto API for crc32c, which modules.dep does not show, and QEMU's TCG
 # CPU has no SSE4.2 for crc32c-intel; nfit and nd_pmem for run-guest
-# --pmem, the pfn (fsdax) code being part of libnvdimm).  A name the kernel builds in or
+# --pmem, the pfn (fsdax) code being part of libnvdimm; nvme for run-guest
+# --nvme).  A name the kernel builds in or
 # lacks (dm_dust on Debian) is noted and left out.
 # The file systems' modules come from lib/c's table (wberr-names module).
 debian_modules=(crc32c_generic virtio_pci virtio_blk dm_mod dm_flakey dm_dust dm_delay
 	loop null_blk $(for fs in $("$wberr_names" fs); do "$wberr_names" module "$fs" || true; done | awk '!seen[$0]++')
-	nfit nd_pmem)
+	nfit nd_pmem nvme)
+# Staged but not loaded at boot: wberr-run loads them for the real-driver
+# backends (docs/real-drivers.md), scsi_debug with the size an instance
+# asks for, sd_mod first (the disk driver, which udev loads on a
+# distribution: scsi_debug does not depend on it).
+debian_on_demand=(sd_mod scsi_debug dm_thin_pool)
 if [ -n "$debdir" ]; then
 	step "stage the modules of $debdir"
 	rel=$(cat "$debdir/release")
@@ -186,6 +192,13 @@ if [ -n "$debdir" ]; then
 			take "${mpath[$m]}"; loaded+=("$m")
 		elif grep -qE "/${m//_/[-_]}\.ko\$" "$kmods/modules.builtin" 2>/dev/null; then
 			say "note: $m is built into $rel"
+		else
+			say "note: $rel has no module $m, left out"
+		fi
+	done
+	for m in "${debian_on_demand[@]}"; do
+		if [ -n "${mpath[$m]:-}" ]; then
+			take "${mpath[$m]}"
 		else
 			say "note: $rel has no module $m, left out"
 		fi

@@ -141,6 +141,7 @@ if [ "$summary" = 1 ]; then
 		[ -z "$p" ] || printf '  %-22s %s\n' "$1" "$p"
 	}
 	detail "errno per BLK_STS_*" fidelity-md
+	detail "errno per real driver" backends-fidelity-md
 	detail "content after failure" content-md
 	if [ -n "$(listed program)" ]; then
 		printf '  %-22s %s\n' "programs (timelines)" "$dir/programs/<instance>/timeline.txt"

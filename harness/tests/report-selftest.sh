@@ -85,10 +85,13 @@ check "$? $(grep -c '^  gone: no test results at all' "$tmp/out") $(tail -n 1 "$
 	"a TAP file the manifest lists that is missing counts as failed, and says so"
 manifest_add "$tmp/m1" log/console console-run.log - run
 manifest_add "$tmp/m1" summary summary.txt scenarios/001 run
+manifest_add "$tmp/m1" backends-fidelity-md errno-fidelity-backends.md scenarios/001 run
 echo "Kernel: fake" > "$tmp/m1/summary.txt"
 : > "$tmp/m1/console-run.log"; : > "$tmp/m1/console-stray.log"; : > "$tmp/m1/errno-fidelity.md"
+: > "$tmp/m1/errno-fidelity-backends.md"
 "$top/harness/report.sh" --summary "$tmp/m1" > "$tmp/out" 2>&1
 check "$(sed -n '/^Kernel/p; /^  [A-Za-z]/s| /.*/| DIR/|p' "$tmp/out")" "Kernel: fake
+  errno per real driver  DIR/errno-fidelity-backends.md
   TAP, one per suite     DIR/gone.tap
   JUnit                  DIR/junit.xml
   console log            DIR/console-run.log" \

@@ -325,8 +325,8 @@ PMEM=/dev/pmem0 TESTS=$h run default 1; check "$(sel)" "hw/005 " "default: the t
 needs() { WBERR_TESTS_DIR=$1 sh "$top/harness/guest/run-suites" --needs "$2" 2>&1 | tr '\n' ' '; }
 check "$(needs "$h" all)|$(needs "$h" default)|$(needs "$h" pmem)|$(needs "$h" hw/004)|$(needs "$h" plain)" "apps pmem ||pmem |apps |" \
 	"--needs SEL prints the optional hardware the tests it selects require or use, whatever this machine has"
-check "$(needs "$top/tests" default)|$(needs "$top/tests" scenarios)|$(needs "$top/tests" dm-wberr/028)|$(needs "$top/tests" pmem)" "pmem |pmem |pmem |pmem " \
-	"the real tree: make run's default set, the scenario library (its DAX instances) and dm-wberr/028 need the nvdimm"
+check "$(needs "$top/tests" default)|$(needs "$top/tests" scenarios)|$(needs "$top/tests" dm-wberr/028)|$(needs "$top/tests" pmem)" "nvme pmem |nvme pmem |pmem |nvme pmem " \
+	"the real tree: make run's default set and the scenario library (its DAX and nvme-backend instances) need the nvdimm and the NVMe disk, dm-wberr/028 the nvdimm"
 check "$(needs "$top/tests" nosuch)" "run-suites: no group or test 'nosuch' in $top/tests " "--needs: an unknown name is an error"
 
 # make test SHARD=I/N: every test in exactly one shard, a self-sharding

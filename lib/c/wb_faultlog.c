@@ -2,6 +2,7 @@
 #include "wb_faultlog.h"
 #include "wb_names.h"
 #include "wb_sys.h"
+#include "wb_trace.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -25,6 +26,48 @@ int wb_fault_format(char *buf, size_t len, const struct wb_fault *f)
 			 f->seq, f->ns, f->rule, f->opclass, f->flags, f->sector, f->nr, f->status);
 
 	return n < 0 || (size_t)n >= len ? -1 : n;
+}
+
+/* the op class of blk_fill_rwbs()'s text, and the flags in the log's order */
+static void blk_class(const char *rwbs, uint32_t nr, struct wb_fault *f)
+{
+	static const struct { char c; const char *name; } tail[] = {
+		{ 'S', "sync" }, { 'M', "meta" }, { 'F', "fua" },
+	};
+	int preflush = rwbs[0] == 'F' && rwbs[1], i = preflush;
+	const char *op = rwbs[i] == 'W' ? (nr ? "write" : "flush") : rwbs[i] == 'R' ? "read" :
+			 rwbs[i] == 'D' ? "discard" : rwbs[i] == 'F' ? "flush" : "write_zeroes";
+	size_t n = 0;
+
+	if (rwbs[i] == 'W' && nr && strchr(rwbs + i + 1, 'F'))
+		op = "fua";
+	snprintf(f->opclass, sizeof(f->opclass), "%s", op);
+	for (size_t t = 0; t < sizeof(tail) / sizeof(tail[0]); t++)
+		if (strchr(rwbs + i + 1, tail[t].c))
+			n += (size_t)snprintf(f->flags + n, sizeof(f->flags) - n, "%s%s", n ? "|" : "", tail[t].name);
+	if (preflush)
+		n += (size_t)snprintf(f->flags + n, sizeof(f->flags) - n, "%spreflush", n ? "|" : "");
+	if (strchr(rwbs + i + 1, 'A'))
+		n += (size_t)snprintf(f->flags + n, sizeof(f->flags) - n, "%srahead", n ? "|" : "");
+	if (!n)
+		snprintf(f->flags, sizeof(f->flags), "-");
+}
+
+int wb_fault_from_blk(const struct wb_ev_blk *k, uint64_t seq, uint64_t ns, struct wb_fault *f)
+{
+	const struct wb_status *s = k->err ? wb_status_by_errno(k->err) : NULL;
+
+	memset(f, 0, sizeof(*f));
+	if (!s)
+		return -1;
+	f->seq = seq;
+	f->ns = ns;
+	f->sector = k->sector;
+	f->nr = k->nr;
+	f->err = s->err;
+	snprintf(f->status, sizeof(f->status), "%s", s->name);
+	blk_class(k->rwbs, k->nr, f);
+	return 0;
 }
 
 void wb_faultlog_put_fault(FILE *out, unsigned int epoch, const struct wb_fault *f)

@@ -48,6 +48,17 @@ void wb_faultlog_put_event(FILE *out, uint64_t ns, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void wb_faultlog_vput_event(FILE *out, uint64_t ns, const char *fmt, va_list ap);
 
+struct wb_ev_blk;
+/*
+ * A failed completion the block layer traced (wb_trace's WB_EV_BLK) as an
+ * entry of a fault log: what stands in for dm-wberr's log on a real
+ * driver (wb_backend.h).  The op class and flags come from the rwbs
+ * (an empty preflush write is a flush, a write with FUA fua), the status
+ * from the errno, @seq and @ns from the caller, rule 0.  0, or -1 for a
+ * success or an errno no status maps to.
+ */
+int wb_fault_from_blk(const struct wb_ev_blk *k, uint64_t seq, uint64_t ns, struct wb_fault *f);
+
 struct wb_faultlog {
 	struct wb_fault *v;
 	size_t n, cap;

@@ -65,6 +65,14 @@ const struct wb_status *wb_status_by_name(const char *name)
 	return NULL;
 }
 
+const struct wb_status *wb_status_by_errno(int err)
+{
+	for (size_t i = 0; i < wb_nr_statuses; i++)
+		if (wb_statuses[i].err == err)
+			return &wb_statuses[i];
+	return NULL;
+}
+
 int wb_status_errno(const char *name)
 {
 	const struct wb_status *s = wb_status_by_name(name);

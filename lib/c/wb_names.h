@@ -35,6 +35,9 @@ extern const struct wb_status wb_statuses[];
 extern const size_t wb_nr_statuses;
 /* NULL when unknown; accepts the alias "nexus" */
 const struct wb_status *wb_status_by_name(const char *name);
+/* the status blk_status_to_errno() turns into @err (positive), NULL when
+ * none (each status has an errno of its own in 6.12) */
+const struct wb_status *wb_status_by_errno(int err);
 /* errno of a status as the fault log prints it: "ok" (drop) is 0, unknown -1 */
 int wb_status_errno(const char *name);
 extern const char wb_status_alias[];		/* "nexus" */

@@ -320,6 +320,35 @@ static int parse_exec(const char *s, const char *comm, struct wb_ev_proc *pr)
 	return 0;
 }
 
+/* ---- block completions ------------------------------------------------- */
+
+/* "%d,%d %s [(%s) ]%llu + %u ... [%d]": the cmd in parentheses only for requests */
+static int parse_blk(const char *s, int bio, struct wb_ev_blk *k)
+{
+	unsigned long long sector;
+	const char *p, *br;
+	int n = 0, err;
+
+	k->bio = bio;
+	if (sscanf(s, "%u,%u %7s %n", &k->major, &k->minor, k->rwbs, &n) != 3 || !n)
+		return -1;
+	p = s + n;
+	if (!bio) {
+		if (*p != '(' || !(p = strchr(p, ')')))
+			return -1;
+		p++;
+	}
+	if (sscanf(p, " %llu + %u", &sector, &k->nr) != 2)
+		return -1;
+	k->sector = sector;
+	for (br = NULL, p = strchr(p, '['); p; p = strchr(p + 1, '['))
+		br = p;
+	if (!br || sscanf(br, "[%d]", &err) != 1)
+		return -1;
+	k->err = err < 0 ? -err : err;
+	return 0;
+}
+
 /* ---- one line ---------------------------------------------------------- */
 
 /* the event after the head: 0, 1 when it is none of ours, -1 malformed */
@@ -354,6 +383,11 @@ static int parse_body(const struct wb_thead *h, struct wb_ev *e)
 	if ((s = after(b, "sched_process_exec: filename="))) {
 		e->kind = WB_EV_EXEC;
 		return parse_exec(s, h->comm, &e->proc);
+	}
+	if ((s = after(b, "block_rq_complete: ")) || (s = after(b, "block_rq_error: ")) ||
+	    (s = after(b, "block_bio_complete: "))) {
+		e->kind = WB_EV_BLK;
+		return parse_blk(s, b[6] == 'b', &e->blk);
 	}
 	return 1;
 }

@@ -35,6 +35,13 @@
  *             "io_uring_complete: ring %p, req %p, user_data 0x%llx, result %d, ..."
  *   sched     "sched_process_fork: comm=%s pid=%d child_comm=%s child_pid=%d"
  *             "sched_process_exec: filename=%s pid=%d old_pid=%d"
+ *   block     (include/trace/events/block.h) what a real driver's failure
+ *             left, in place of dm-wberr's fault log (wb_backend.h):
+ *             "block_rq_complete: %d,%d %s (%s) %llu + %u %s,%u,%u [%d]"
+ *             and block_rq_error the same (6.1: without the ioprio
+ *             "%s,%u,%u"), "block_bio_complete: %d,%d %s %llu + %u [%d]":
+ *             the device, rwbs (blk_fill_rwbs()), sector, sectors and
+ *             blk_status_to_errno() of the status, 0 on success
  * plus two kinds of lines that are no events: the header's
  * "entries-in-buffer/entries-written: N/M" and "[LOST N EVENTS]", which
  * say what the ring lost.
@@ -57,6 +64,7 @@ enum wb_ev_kind {
 	WB_EV_URING_COMPLETE,
 	WB_EV_FORK,		/* sched_process_fork */
 	WB_EV_EXEC,		/* sched_process_exec */
+	WB_EV_BLK,		/* block_rq_complete, block_rq_error, block_bio_complete */
 	WB_EV_NR
 };
 
@@ -144,6 +152,15 @@ struct wb_ev_proc {
 	char exe[96];		/* EXEC: the filename */
 };
 
+struct wb_ev_blk {
+	uint32_t major, minor;	/* the request's disk, or the bio's device */
+	char rwbs[8];		/* blk_fill_rwbs(): [F]{W,R,D,DE,F,N}[F][A][S][M] */
+	uint64_t sector;
+	uint32_t nr;		/* sectors */
+	int err;		/* positive errno of the status, 0 on success */
+	int bio;		/* block_bio_complete: a bio (a bio-based device) */
+};
+
 /* one event: the line's head, and what the event says */
 struct wb_ev {
 	uint8_t kind;		/* enum wb_ev_kind */
@@ -159,6 +176,7 @@ struct wb_ev {
 		struct wb_ev_sys sys;	/* SYS_ENTER, SYS_EXIT */
 		struct wb_ev_uring ur;	/* URING_* */
 		struct wb_ev_proc proc;	/* FORK, EXEC */
+		struct wb_ev_blk blk;	/* BLK */
 	};
 };
 

@@ -191,6 +191,27 @@ void wb_tracefs_program_off(const char *root)
 		put(root, tgid_opt, "0");
 }
 
+/* the block layer's completions, failed ones only (wb_trace's WB_EV_BLK) */
+static const char *const blk_events[] = {
+	"events/block/block_rq_complete",
+	"events/block/block_bio_complete",
+};
+
+int wb_tracefs_blk(const char *root, int on)
+{
+	char rel[128];
+
+	for (size_t i = 0; i < sizeof(blk_events) / sizeof(blk_events[0]); i++) {
+		snprintf(rel, sizeof(rel), "%s/filter", blk_events[i]);
+		if (on && put(root, rel, "error != 0"))
+			return -1;
+		snprintf(rel, sizeof(rel), "%s/enable", blk_events[i]);
+		if (put(root, rel, on ? "1" : "0") && on)
+			return -1;
+	}
+	return 0;
+}
+
 void wb_tracefs_events_off(const char *root)
 {
 	size_t i;

@@ -16,6 +16,13 @@
  * step in *what when not NULL).
  */
 int wb_tracefs_start(const char *root, unsigned int buffer_kb, const char **what);
+/*
+ * After wb_tracefs_start(): @on 1 enables block_rq_complete and
+ * block_bio_complete with the filter "error != 0" (the failed
+ * completions a real driver's fault log is made of, wb_backend.h), 0
+ * disables them.  0, or -1 (errno set).
+ */
+int wb_tracefs_blk(const char *root, int on);
 /* disables the errseq events; tracing_on is left to the caller */
 void wb_tracefs_events_off(const char *root);
 /*

@@ -11,6 +11,7 @@
 #include "exec.h"
 #include "report.h"
 #include "agent.h"
+#include "backend.h"
 #include "crosscheck.h"
 #include "evidence.h"
 #include "faults.h"
@@ -46,6 +47,7 @@ struct run {
 	struct inst_result *res;
 	int fs;
 	struct stack st;	/* device, LV, filesystem */
+	struct backend bk;	/* the real driver's device and injector (backend.h) */
 	struct faults fl;	/* dm-wberr rules and the fault log */
 	struct oracle o;
 	struct agents ag;
@@ -281,6 +283,14 @@ static int rn_badblocks(struct run *r, const struct step *st, struct step_result
 	return 0;
 }
 
+/* backend thin: the pool's data grown to the step's size */
+static int rn_thin_extend(struct run *r, const struct step *st, struct step_result *sr)
+{
+	if (backend_thin_extend(&r->bk, (unsigned int)(st->size >> 20), sr->msg, sizeof(sr->msg)))
+		sr->err = EIO;
+	return 0;
+}
+
 #define RUNNER_EXEC(e, name, keys, who, sync, ftab, field, hook, fd, exec) \
 	[OP_##e] = OP_EXEC(RUNNER, who, exec),
 static runner_exec *const runner_execs[OP__N] = { WBERR_OPS(RUNNER_EXEC) };
@@ -434,6 +444,15 @@ static const struct step *kernel_adjusted(struct run *r, const struct step *st, 
 	return st;
 }
 
+/* the blk_status name behind @name on the instance's backend: a real
+ * driver's own status is the one its table says the kernel chooses */
+static const char *blk_name(const struct instance *inst, const char *name)
+{
+	const struct wb_native *n = name ? wb_native_by_name(inst->backend, name) : NULL;
+
+	return n ? n->blk : name;
+}
+
 static int status_exists(const struct wb_kernel *k, const struct instance *inst,
 			 const struct step *st, char *why, size_t len)
 {
@@ -443,6 +462,7 @@ static int status_exists(const struct wb_kernel *k, const struct instance *inst,
 		return 1;
 	if (!strcmp(name, "$status"))
 		name = inst->status;
+	name = blk_name(inst, name);
 	return !name || wb_kernel_has_status(k, name, why, len);
 }
 
@@ -453,7 +473,7 @@ static int instance_statuses_exist(const struct wb_kernel *k, const struct insta
 
 	if (!k)
 		return 1;
-	if (inst->status && !wb_kernel_has_status(k, inst->status, why, len))
+	if (inst->status && !wb_kernel_has_status(k, blk_name(inst, inst->status), why, len))
 		return 0;
 	for (int i = 0; i < sc->nsteps; i++)
 		if (!status_exists(k, inst, &sc->steps[i], why, len))
@@ -476,6 +496,7 @@ struct step_ctx {
 	struct xc_attr *attr;	/* the step's data faults on known inodes */
 	size_t capattr;
 	int log_lo, nondata, sync_op, dio_step, xc_ok;
+	int unexplained;	/* a real driver's failed completions no armed fault explains */
 	uint64_t t0, t1;
 	char what[128];
 	char *text;		/* the trace taken after the step */
@@ -497,7 +518,8 @@ static void step_run(struct run *r, struct step_ctx *c)
 	if (run_step(r, c->i, c->sr, &c->ar) < 0)
 		r->fatal = 1;
 	c->t1 = now_ns();
-	r->res->phase[PH_STEPS] += (double)(c->t1 - c->t0) / 1e9;
+	c->sr->secs = (double)(c->t1 - c->t0) / 1e9;
+	r->res->phase[PH_STEPS] += c->sr->secs;
 	c->sr->ran = 1;
 	if (r->cfg->tracefs)
 		mark_step(r, c->st, 'E', c->i);
@@ -517,12 +539,15 @@ static void step_collect(struct run *r, struct step_ctx *c)
 		add_msg(c->sr->msg, sizeof(c->sr->msg), "cannot read the fault log");
 	if (r->cfg->tracefs)
 		c->text = wb_tracefs_take(r->cfg->tracefs);
+	if (xc_attribute(&c->t, &c->a, c->text))
+		add_msg(c->sr->msg, sizeof(c->sr->msg), "out of memory for the trace");
+	/* a real driver's fault log: the failed completions of that trace */
+	c->unexplained = faults_from_trace(&r->fl, &c->t, c->sr->msg, sizeof(c->sr->msg));
 	if (r->fl.nlog > c->log_lo)
 		refresh_extents(r);
 	if (c->st->op == OP_OPEN || c->st->op == OP_REOPEN)
 		model_update(r, c->st, c->sr, &c->ar);
-	if (xc_attribute(&c->t, &c->a, c->text) ||
-	    wb_attr_faults(&c->a, r->fl.log + c->log_lo, (size_t)(r->fl.nlog - c->log_lo), &r->files,
+	if (wb_attr_faults(&c->a, r->fl.log + c->log_lo, (size_t)(r->fl.nlog - c->log_lo), &r->files,
 			   r->major, r->minor))
 		add_msg(c->sr->msg, sizeof(c->sr->msg), "out of memory for the trace");
 }
@@ -618,6 +643,8 @@ static void attribute_fault(struct run *r, struct step_ctx *c, int k)
 	r->res->nfaults++;
 	if (!e->err)
 		return;		/* dropped: completed without error */
+	if (is_data_write(e) && !r->res->observed[0])
+		snprintf(r->res->observed, sizeof(r->res->observed), "%s", e->status);
 	if (!is_data_write(e)) {
 		if (strcmp(e->opclass, "read"))
 			c->nondata++;
@@ -728,7 +755,7 @@ static void step_judge(struct run *r, struct step_ctx *c)
 	xs->cursor = c->pred.valid && c->pred.inode >= 0 && r->in[c->pred.inode].known;
 	xs->pred_ino = xs->cursor ? r->in[c->pred.inode].ino : 0;
 	xs->pred = c->pred;
-	c->xc_ok = c->a.trace && xc_step(xs, &c->a, c->sr->msg, sizeof(c->sr->msg));
+	c->xc_ok = c->a.trace && xc_step(xs, &c->a, c->sr->msg, sizeof(c->sr->msg)) && !c->unexplained;
 	c->sr->pass &= c->xc_ok;
 }
 
@@ -785,6 +812,12 @@ static int skipped(const struct exec_cfg *cfg, const struct instance *inst, stru
 			 "no persistent memory in this guest (harness/run-guest --pmem, $WBERR_PMEM)");
 		return 1;
 	}
+	if (inst->backend != WB_BK_DM_WBERR) {
+		struct backend probe = { .kind = inst->backend, .nvme = cfg->nvme, .scratch = cfg->disk };
+
+		if (!backend_probe(&probe, inst->sc->size_mb, res->reason, sizeof(res->reason)))
+			return 1;
+	}
 	return 0;
 }
 
@@ -832,6 +865,17 @@ static int setup(struct run *r)
 		snprintf(res->reason, sizeof(res->reason), "tracefs setup failed at %s", cfg->tracefs);
 		return -1;
 	}
+	/* a real driver's fault log is the trace's failed completions */
+	if (cfg->tracefs && r->fl.bk && wb_tracefs_blk(cfg->tracefs, 1)) {
+		snprintf(res->reason, sizeof(res->reason), "cannot trace the block layer's completions at %s: %s",
+			 cfg->tracefs, strerror(errno));
+		return -1;
+	}
+	if (!cfg->tracefs && r->fl.bk) {
+		snprintf(res->reason, sizeof(res->reason), "backend %s needs the trace: its fault log is the "
+			 "failed completions the block layer traces", wb_backends[r->fl.bk->kind].name);
+		return -1;
+	}
 	if (cfg->evidence) {
 		r->evd_on = !evidence_open(&r->evd, cfg->evidence, r->inst->id);
 		if (!r->evd_on)
@@ -844,7 +888,9 @@ static int setup(struct run *r)
 static struct run *run_new(const struct exec_cfg *cfg, const struct instance *inst, struct inst_result *res)
 {
 	const struct scenario *sc = inst->sc;
-	const struct wb_status *mbs = inst->status ? wb_status_by_name(inst->status) : NULL;
+	const struct wb_native *nat = inst->status ? wb_native_by_name(inst->backend, inst->status) : NULL;
+	const struct wb_status *mbs = nat ? wb_status_by_name(nat->blk) :
+				      inst->status ? wb_status_by_name(inst->status) : NULL;
 	struct run *r = calloc(1, sizeof(*r));
 
 	res->nsteps = sc->nsteps;
@@ -859,8 +905,11 @@ static struct run *run_new(const struct exec_cfg *cfg, const struct instance *in
 	r->res = res;
 	r->fs = inst->fs;
 	r->matrix_errno = mbs ? mbs->err : 0;
+	r->bk = (struct backend){ .kind = inst->backend, .nvme = cfg->nvme, .scratch = cfg->disk };
 	r->st = (struct stack){ .dmname = cfg->dmname, .disk = sc->dax ? cfg->pmem : cfg->disk, .mnt = cfg->mnt,
-				.seed = cfg->seed, .sc = sc, .fs = inst->fs, .data_mode = inst->data_mode };
+				.seed = cfg->seed, .sc = sc, .fs = inst->fs, .data_mode = inst->data_mode,
+				.bk = inst->backend != WB_BK_DM_WBERR ? &r->bk : NULL };
+	r->fl.bk = r->st.bk;
 	oracle_init(&r->o, r->fs);
 	return r;
 }
@@ -873,6 +922,9 @@ static void finish(struct run *r, double t0)
 
 	teardown(r);
 	res->phase[PH_TEARDOWN] = now_s() - t_td;
+	res->fired = r->bk.fired;
+	if (r->cfg->tracefs && r->fl.bk)
+		wb_tracefs_blk(r->cfg->tracefs, 0);
 	if (r->evd_on) {
 		if (r->fs != FS_RAW)
 			wb_files_save(&r->files, r->evd.dir, "files.txt");

@@ -10,6 +10,7 @@
 struct exec_cfg {
 	const char *disk;	/* scratch disk under the wberr device */
 	const char *pmem;	/* fsdax pmem for dax scenarios, or NULL: they are skipped */
+	const char *nvme;	/* the NVMe namespace for backend nvme, or NULL: skipped */
 	const char *mnt;	/* mount point */
 	const char *tracefs;	/* tracefs root, NULL to skip tracing */
 	const char *dmname;	/* name of the wberr device */

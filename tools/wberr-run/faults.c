@@ -54,7 +54,19 @@ static int keep_entry(void *arg, const char *line, const struct wb_fault *f)
 
 int faults_fetch_log(struct faults *fl)
 {
+	if (fl->bk)
+		return 0;
 	return wb_wberr_log(&fl->w, &fl->next_seq, LOG_PAGES, keep_entry, fl) ? -1 : 0;
+}
+
+static int keep_fault(void *arg, const struct wb_fault *f)
+{
+	return keep_entry(arg, NULL, f);
+}
+
+int faults_from_trace(struct faults *fl, const struct wb_trace *t, char *msg, size_t len)
+{
+	return fl->bk ? backend_faults(fl->bk, t, keep_fault, fl, msg, len) : 0;
 }
 
 /* the extents of @file, in sectors of the wberr device; the number or
@@ -112,6 +124,8 @@ int faults_program(struct faults *fl, const struct stack *s, const struct fault_
 	int n = 1, rc;
 	unsigned int id;
 
+	if (fl->bk)
+		return backend_program(fl->bk, f, matrix_status, msg, len);
 	if (fl->nrules == MAX_RULES)
 		return -ENOSPC;
 	ru = &fl->rules[fl->nrules];
@@ -147,6 +161,8 @@ int faults_program(struct faults *fl, const struct stack *s, const struct fault_
 
 int faults_remove(struct faults *fl, const char *id, char *msg, size_t len)
 {
+	if (fl->bk)
+		return backend_remove(fl->bk, id, msg, len);
 	for (int i = 0; i < fl->nrules; i++) {
 		if (strcmp(fl->rules[i].id, id))
 			continue;
@@ -165,7 +181,7 @@ int faults_remove(struct faults *fl, const char *id, char *msg, size_t len)
 
 int faults_clear(struct faults *fl)
 {
-	int rc = wb_wberr_clear(&fl->w) ? -1 : 0;
+	int rc = fl->bk ? backend_clear(fl->bk) : wb_wberr_clear(&fl->w) ? -1 : 0;
 
 	fl->nrules = 0;
 	return rc;

@@ -3,13 +3,16 @@
  * Fault programming for one instance: a scenario's fault step becomes one
  * dm-wberr "add" rule per extent of its file (or one for its sectors),
  * remembered under the scenario's id for unfault; and the fault log read
- * back after each step.  dm-wberr is driven through lib/c's wb_wberr.
+ * back after each step.  dm-wberr is driven through lib/c's wb_wberr; on
+ * a real driver (fl->bk) the step goes to its injector (backend.h) and
+ * the fault log is made of the failed completions the trace holds.
  */
 #ifndef WBERR_FAULTS_H
 #define WBERR_FAULTS_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "backend.h"
 #include "scenario.h"
 #include "stack.h"
 #include "wb_faultlog.h"
@@ -26,6 +29,7 @@ struct rule {
 
 struct faults {
 	const char *dmname;
+	struct backend *bk;	/* a real driver's (backend.h), or NULL: dm-wberr */
 	struct rule rules[MAX_RULES];
 	int nrules;
 	uint64_t next_seq;	/* the next fault log entry to read */
@@ -44,7 +48,12 @@ int faults_program(struct faults *fl, const struct stack *s, const struct fault_
 int faults_remove(struct faults *fl, const char *id, char *msg, size_t len);
 /* removes every rule; 0 or -1 when dm-wberr refused */
 int faults_clear(struct faults *fl);
-/* appends the log entries logged since the last call to fl->log */
+/* appends the log entries logged since the last call to fl->log
+ * (dm-wberr's; a real driver's come with the trace, below) */
 int faults_fetch_log(struct faults *fl);
+/* a real driver's fault log: the failed completions of @t appended to
+ * fl->log; the number of them no armed fault explains (the reasons in
+ * @msg), -1 when out of memory; 0 on dm-wberr */
+int faults_from_trace(struct faults *fl, const struct wb_trace *t, char *msg, size_t len);
 
 #endif

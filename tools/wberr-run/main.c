@@ -4,6 +4,7 @@
  * every sync result against the errseq model.  See scenarios/README.md.
  */
 #include "evidence.h"
+#include "backend.h"
 #include "exec.h"
 #include "wb_names.h"
 #include "parse.h"
@@ -79,6 +80,8 @@ static const struct opt {
 	{ "disk", "DEV", 'd', 0, "scratch disk (default: first of $WBERR_DISKS)" },
 	{ "pmem", "DEV", 'p', 0, "fsdax persistent memory for 'dax: true' scenarios\n"
 	  "(default $WBERR_PMEM; without one they are skipped)" },
+	{ "nvme", "DEV", 'n', 0, "the NVMe namespace for 'backend: nvme' scenarios\n"
+	  "(default $WBERR_NVME; without one they are skipped)" },
 	{ "mnt", "DIR", 'm', 0, "mount point (default /mnt/wberr)" },
 	{ "tracefs", "DIR", 't', 0, "tracefs root (default /sys/kernel/tracing; 'none' disables)" },
 	{ "evidence", "DIR", 'e', 1, "record what each instance's cross-checks judged in\n"
@@ -158,6 +161,7 @@ static int apply_option(struct args *a, int c, char *arg)
 	case 'r': a->results = a->cfg.results = arg; return 0;
 	case 'd': a->cfg.disk = arg; return 0;
 	case 'p': a->cfg.pmem = arg; return 0;
+	case 'n': a->cfg.nvme = arg; return 0;
 	case 'm': a->cfg.mnt = arg; return 0;
 	case 't': a->cfg.tracefs = strcmp(arg, "none") ? arg : NULL; return 0;
 	case 'v': a->cfg.verbose = sys_verbose = 1; return 0;
@@ -239,6 +243,8 @@ static int prepare(struct args *a, char *diskbuf, size_t len, struct wb_kernel *
 	}
 	if (!a->cfg.pmem && getenv("WBERR_PMEM") && *getenv("WBERR_PMEM"))
 		a->cfg.pmem = getenv("WBERR_PMEM");
+	if (!a->cfg.nvme && getenv("WBERR_NVME") && *getenv("WBERR_NVME"))
+		a->cfg.nvme = getenv("WBERR_NVME");
 	signal(SIGPIPE, SIG_IGN);
 	/* only the scenario's own writeback (lib/c/wb_sys.h says why) */
 	if (wb_flusher_hold())
@@ -287,6 +293,8 @@ static void write_results(const char *results, const struct run_info *ri, const 
 	}
 	if (report_fidelity(results, kernel, res, nsel) < 0)
 		fprintf(stderr, "wberr-run: cannot write the errno-fidelity table in %s\n", results);
+	if (report_backends(results, res, nsel) < 0)
+		fprintf(stderr, "wberr-run: cannot write the backends' errno-fidelity tables in %s\n", results);
 	if (report_json(results, kernel, res, nsel) < 0)
 		fprintf(stderr, "wberr-run: cannot write results.json in %s\n", results);
 	if (report_content(results, res, nsel) < 0)
@@ -314,6 +322,7 @@ static int run(struct args *a, struct instance **sel, int nsel, int nscen, int n
 		return 2;
 	res = calloc((size_t)nsel + 1, sizeof(*res));
 	failed = run_all(a, sel, nsel, res);
+	backend_shutdown();
 	wb_flusher_restore();
 	a->ri.kernel = wb_kernel_describe(&kernel, kdesc, sizeof(kdesc));
 	a->ri.paths = (const char *const *)paths;

@@ -53,7 +53,8 @@
 	X(UNFAULT,         "unfault",         "*id",                                                        RUNNER, SYNC_NO,    NULL,                 flags,   NULL,                FD_NONE,  rn_unfault) \
 	X(CLEAR_FAULTS,    "clear_faults",    "",                                                           RUNNER, SYNC_NO,    NULL,                 flags,   NULL,                FD_NONE,  rn_clear_faults) \
 	X(SLEEP,           "sleep",           "*ms",                                                        RUNNER, SYNC_NO,    NULL,                 flags,   NULL,                FD_NONE,  rn_sleep) \
-	X(BADBLOCKS,       "badblocks",       "*path offset *size",                                         RUNNER, SYNC_NO,    NULL,                 flags,   NULL,                FD_NONE,  rn_badblocks)
+	X(BADBLOCKS,       "badblocks",       "*path offset *size",                                         RUNNER, SYNC_NO,    NULL,                 flags,   NULL,                FD_NONE,  rn_badblocks) \
+	X(THIN_EXTEND,     "thin_extend",     "*size",                                                      RUNNER, SYNC_NO,    NULL,                 flags,   NULL,                FD_NONE,  rn_thin_extend)
 
 #define WBERR_OP_ENUM(e, ...) OP_##e,
 enum op_kind { WBERR_OPS(WBERR_OP_ENUM) OP__N };

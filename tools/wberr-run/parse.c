@@ -197,7 +197,7 @@ static int get_bool(struct pctx *c, yaml_node_t *n, int *out)
 static int get_enum(struct pctx *c, yaml_node_t *n, const char *const *names, int nnames, int *out)
 {
 	const char *s = NULL;
-	char all[256] = "";
+	char all[512] = "";
 	size_t off = 0;
 
 	if (want_scalar(c, n, &s))
@@ -943,9 +943,14 @@ static int v_status(struct pctx *c, yaml_node_t *v, void *obj)
 		return -1;
 	if (!strcmp(r->status, "$status") || wb_status_by_name(r->status))
 		return 0;
+	/* a real driver's own status: the scenario's backends decide (scenario_step) */
+	for (int b = 0; b < WB_BK__N; b++)
+		if (wb_native_by_name(b, r->status))
+			return 0;
 	for (size_t i = 0; i < wb_nr_statuses; i++)
 		off += (size_t)snprintf(all + off, sizeof(all) - off, "%s%s", i ? ", " : "", wb_statuses[i].name);
-	return perr(c, v, "unknown status \"%s\" (expected one of: %s, nexus, $status)", r->status, all);
+	return perr(c, v, "unknown status \"%s\" (expected one of: %s, nexus, $status, or a status of "
+		    "the scenario's backend: docs/real-drivers.md)", r->status, all);
 }
 
 #define STEP(f)	FIELD(struct step, f)
@@ -1310,19 +1315,23 @@ static int v_mount_options(struct pctx *c, yaml_node_t *v, void *obj)
 	return 0;
 }
 
-/* matrix: {status: all | [name, ...]} */
+/* matrix: {status: all | native | [name, ...]} */
 static int v_matrix_status(struct pctx *c, yaml_node_t *v, void *obj)
 {
 	struct scenario *sc = obj;
 
 	sc->matrix_status = 1;
+	if (v->type == YAML_SCALAR_NODE && !strcmp((char *)v->data.scalar.value, "native")) {
+		sc->matrix_native = 1;	/* each backend's own, at expansion */
+		return 0;
+	}
 	if (v->type == YAML_SCALAR_NODE && !strcmp((char *)v->data.scalar.value, "all")) {
 		for (size_t i = 0; i < wb_nr_statuses; i++)
 			strcpy(sc->statuses[sc->nstatuses++], wb_statuses[i].name);
 		return 0;
 	}
 	if (v->type != YAML_SEQUENCE_NODE)
-		return perr(c, v, "expected 'all' or a list of status names, got %s", kind_name(v));
+		return perr(c, v, "expected 'all', 'native' or a list of status names, got %s", kind_name(v));
 	for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
 		yaml_node_t *e = node(c, *it);
 		size_t old = path_push(c, "[%d]", (int)(it - v->data.sequence.items.start));
@@ -1340,7 +1349,9 @@ static int v_matrix_status(struct pctx *c, yaml_node_t *v, void *obj)
 }
 
 static const struct ykey matrix_keys[] = {
-	{ K("status", Y_FN), .fn = v_matrix_status, .doc = "one instance per status; '$status' in faults" },
+	{ K("status", Y_FN), .fn = v_matrix_status,
+	  .doc = "one instance per status; '$status' in faults; all: dm-wberr's; native: each backend's own "
+		 "(docs/real-drivers.md), dm-wberr's on dm-wberr" },
 };
 const struct ytable matrix_schema = TABLE("matrix", matrix_keys, 1);
 
@@ -1352,8 +1363,48 @@ static int v_matrix(struct pctx *c, yaml_node_t *n, void *obj)
 		return perr(c, n, "expected a mapping {status: [...]}, got %s", kind_name(n));
 	if (walk(c, n, &(struct walk){ .t = &matrix_schema, .obj = sc, .who = "" }))
 		return -1;
-	if (!sc->nstatuses)
+	if (!sc->nstatuses && !sc->matrix_native)
 		return perr(c, n, "matrix needs a non-empty status list");
+	return 0;
+}
+
+/* one name of backend: into sc->backends */
+static int one_backend(struct pctx *c, yaml_node_t *e, struct scenario *sc)
+{
+	const char *name = NULL;
+	char all[128];
+	int b;
+
+	if (want_scalar(c, e, &name))
+		return -1;
+	b = wb_backend_by_name(name);
+	if (b < 0) {
+		wb_backend_list(all, sizeof(all), "or");
+		return perr(c, e, "unknown backend \"%s\" (expected %s)", name, all);
+	}
+	if (sc->backends & (1u << b))
+		return perr(c, e, "backend %s named twice", name);
+	sc->backends |= 1u << b;
+	return 0;
+}
+
+/* backend: a name or a list of them (lib/c wb_backend.c) */
+static int v_backend(struct pctx *c, yaml_node_t *v, void *obj)
+{
+	struct scenario *sc = obj;
+
+	sc->backends = 0;
+	if (v->type != YAML_SEQUENCE_NODE)
+		return one_backend(c, v, sc);
+	if (v->data.sequence.items.start == v->data.sequence.items.top)
+		return perr(c, v, "empty backend list");
+	for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+		size_t old = path_push(c, "[%d]", (int)(it - v->data.sequence.items.start));
+
+		if (one_backend(c, node(c, *it), sc))
+			return -1;
+		path_pop(c, old);
+	}
 	return 0;
 }
 
@@ -1372,6 +1423,11 @@ static const struct ykey scenario_keys[] = {
 	{ K("mkfs_options", Y_FN), .fn = v_mkfs_options, .doc = "appended to mkfs.<fs> -F/-f -q" },
 	{ K("mount_options", Y_FN), .fn = v_mount_options, .doc = "joined with ','" },
 	{ "size_mb", Y_U64, SC(size_mb), .min = 64, .max = 4096, .dflt = 320, .doc = "mkfs.xfs wants >= 300" },
+	{ K("backend", Y_FN), .fn = v_backend,
+	  .doc = "the device that produces the faults, or a list (one instance each): dm-wberr (default), "
+		 "scsi_debug, nvme, thin; see 'Backends' below" },
+	{ "pool_mb", Y_U64, SC(pool_mb), .min = 16, .max = 4096,
+	  .doc = "thin: the pool's data size (the thin volume is size_mb)" },
 	{ K("stack", Y_ENUM), SC(lvm), NAMES(stack_names),
 	  .doc = "lvm: the filesystem sits on an LV made with lvm2 over the wberr device" },
 	{ K("dax", Y_BOOL), SC(dax),
@@ -1387,6 +1443,59 @@ static const struct ykey scenario_keys[] = {
 	  .doc = "instead of steps: an unmodified program under a fault plan ('Programs' below)" },
 };
 const struct ytable scenario_schema = TABLE("scenario", scenario_keys, 1);
+
+static yaml_node_t *at_key(struct pctx *c, const struct walk *w, const char *key);
+
+/* a matrix of dm-wberr's statuses on a real driver: each must be one it has */
+static int matrix_on_backends(struct pctx *c, const struct scenario *sc, const struct walk *w)
+{
+	char why[512];
+	struct wb_rule r;
+
+	for (int b = 0; b < WB_BK__N; b++) {
+		if (!(sc->backends & (1u << b)) || !wb_backends[b].natives || wb_backends[b].no_faults)
+			continue;
+		for (int i = 0; i < sc->nstatuses && !sc->matrix_native; i++) {
+			wb_rule_init(&r);
+			snprintf(r.status, sizeof(r.status), "%s", sc->statuses[i]);
+			if (wb_backend_check_rule(b, &r, 0, why, sizeof(why)))
+				return perr(c, at_key(c, w, "matrix"), "backend %s: %s (matrix status: native runs a backend's own)",
+					    wb_backends[b].name, why);
+		}
+	}
+	return 0;
+}
+
+/* the node of key @key of the scenario, its name pushed onto the key path */
+static yaml_node_t *at_key(struct pctx *c, const struct walk *w, const char *key)
+{
+	path_push(c, "%s%s", c->path[0] ? "." : "", key);
+	return walked(w, key);
+}
+
+/* the backends against the rest of the scenario (lib/c wb_backend.c) */
+static int backend_checks(struct pctx *c, const struct scenario *sc, const struct walk *w)
+{
+	unsigned real = sc->backends & ~(1u << WB_BK_DM_WBERR);
+	int thin = !!(sc->backends & (1u << WB_BK_THIN));
+
+	if (real && sc->lvm)
+		return perr(c, at_key(c, w, "backend"), "stack: lvm stacks on dm-wberr only");
+	if (real && sc->dax)
+		return perr(c, at_key(c, w, "backend"), "dax runs on dm-wberr over the persistent memory only");
+	if (real && walked(w, "program"))
+		return perr(c, at_key(c, w, "backend"),
+			    "program mode arms dm-wberr rules aimed at files: backend dm-wberr only");
+	if (thin && !sc->pool_mb)
+		return perr(c, at_key(c, w, "backend"), "backend thin needs pool_mb: the pool's data size");
+	if (!thin && walked(w, "pool_mb"))
+		return perr(c, at_key(c, w, "pool_mb"), "pool_mb is backend thin's");
+	if (thin && sc->pool_mb >= sc->size_mb)
+		return perr(c, at_key(c, w, "pool_mb"),
+			    "a pool of %u MiB under a volume of %u MiB (size_mb) never runs out of space",
+			    sc->pool_mb, sc->size_mb);
+	return matrix_on_backends(c, sc, w);
+}
 
 /* data_mode and dax against the file systems (lib/c's table) */
 static int scenario_checks(struct pctx *c, const struct scenario *sc, const struct walk *w)
@@ -1449,6 +1558,18 @@ static int scenario_step(struct pctx *c, yaml_node_t *n, struct scenario *sc, st
 		return perr(c, n, "status $status needs a 'matrix: {status: ...}' in the scenario");
 	if (st->op == OP_BADBLOCKS && !sc->dax)
 		return perr(c, n, "badblocks needs 'dax: true' (they are the persistent memory's own list)");
+	if (st->op == OP_THIN_EXTEND && sc->backends != 1u << WB_BK_THIN)
+		return perr(c, n, "thin_extend needs 'backend: thin' alone (it grows the pool under the volume)");
+	if (st->op == OP_THIN_EXTEND && (st->size % (1 << 20) || st->size >> 20 <= sc->pool_mb))
+		return perr(c, n, "thin_extend grows the pool: size a whole number of MiB above pool_mb (%u MiB)",
+			    sc->pool_mb);
+	for (int b = 0; st->op == OP_FAULT && b < WB_BK__N; b++) {
+		char why[512];
+
+		if ((sc->backends & (1u << b)) &&
+		    wb_backend_check_rule(b, &st->fault.rule, st->fault.file[0] != 0, why, sizeof(why)))
+			return perr(c, n, "backend %s: %s", wb_backends[b].name, why);
+	}
 	for (int f = 0; f < FS__N; f++)
 		if (st->expect.err[f] == -2 && !sc->matrix_status)
 			return perr(c, n, "expect $errno needs a 'matrix: {status: ...}' in the scenario");
@@ -1488,12 +1609,13 @@ static int parse_scenario(struct pctx *c, yaml_node_t *n, struct scenario *sc)
 	memset(sc, 0, sizeof(*sc));
 	schema_init(&scenario_schema, sc);
 	sc->data_modes = 1u << DM_DEFAULT;
+	sc->backends = 1u << WB_BK_DM_WBERR;
 	snprintf(sc->file, sizeof(sc->file), "%s", c->file);
 	sc->line = (int)n->start_mark.line + 1;
 	snprintf(sc->dir, sizeof(sc->dir), "%.*s", slash ? (int)(slash - c->file) : 1, slash ? c->file : ".");
 	if (n->type != YAML_MAPPING_NODE)
 		return perr(c, n, "a scenario must be a mapping, got %s", kind_name(n));
-	if (walk(c, n, &w) || scenario_checks(c, sc, &w))
+	if (walk(c, n, &w) || scenario_checks(c, sc, &w) || backend_checks(c, sc, &w))
 		return -1;
 	steps = walked(&w, "steps");
 	prog = walked(&w, "program");
@@ -1684,39 +1806,87 @@ void scenario_set_free(struct scenario_set *set)
 	set->n = 0;
 }
 
+/* the statuses an instance of @sc on backend @bk may have: its matrix's,
+ * or with status: native the backend's own (but those that run alone);
+ * their number, @names set */
+static int backend_statuses(const struct scenario *sc, int bk, const char **names, int max)
+{
+	int n = 0;
+
+	if (!sc->matrix_status)
+		return 0;
+	if (!sc->matrix_native) {
+		for (int i = 0; i < sc->nstatuses && n < max; i++)
+			names[n++] = sc->statuses[i];
+		return n;
+	}
+	if (!wb_backends[bk].natives) {
+		for (size_t i = 0; i < wb_nr_statuses && n < max; i++)
+			names[n++] = wb_statuses[i].name;
+		return n;
+	}
+	for (size_t i = 0; i < wb_nr_natives && n < max; i++)
+		if (wb_natives[i].backend == bk && !wb_natives[i].alone)
+			names[n++] = wb_natives[i].name;
+	return n;
+}
+
+/* one instance: its id "<fs>/<name>[<status>][data=<mode>]@<backend>" */
+static int add_instance(struct instance **v, int *n, int *cap, const struct scenario *sc, int bk, int fs,
+			int dm, const char *status)
+{
+	struct instance *in;
+	size_t o;
+
+	if (*n == *cap) {
+		struct instance *nv = realloc(*v, (size_t)(*cap ? *cap * 2 : 64) * sizeof(**v));
+
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap = *cap ? *cap * 2 : 64;
+	}
+	in = &(*v)[(*n)++];
+	in->sc = sc;
+	in->backend = bk;
+	in->fs = fs;
+	in->data_mode = wb_fs[fs].data_modes ? dm : DM_DEFAULT;
+	in->status = status;
+	o = (size_t)snprintf(in->id, sizeof(in->id), "%s/%s", fs_names[fs], sc->name);
+	if (status)
+		o += (size_t)snprintf(in->id + o, sizeof(in->id) - o, "[%s]", status);
+	/* a scenario of several modes names the mode of each */
+	if (wb_fs[fs].data_modes && (sc->data_modes & (sc->data_modes - 1)))
+		o += (size_t)snprintf(in->id + o, sizeof(in->id) - o, "[data=%s]", data_mode_names[dm]);
+	if (bk != WB_BK_DM_WBERR)
+		snprintf(in->id + o, sizeof(in->id) - o, "@%s", wb_backends[bk].name);
+	return 0;
+}
+
 int expand_instances(const struct scenario_set *set, struct instance **out)
 {
 	int n = 0, cap = 0;
 	struct instance *v = NULL;
+	const char *names[64];
 
 	for (int i = 0; i < set->n; i++) {
 		const struct scenario *sc = &set->v[i];
 
-		for (int fs = 0; fs < FS__N; fs++) {
-			if (!(sc->fs_mask & (1u << fs)))
-				continue;
-			for (int dm = 0; dm < 4; dm++) {
-				/* a fs without data modes runs once, in its only mode */
-				if (wb_fs[fs].data_modes ? !(sc->data_modes & (1u << dm)) : dm != DM_DEFAULT)
-					continue;
-				for (int s = 0; s < (sc->matrix_status ? sc->nstatuses : 1); s++) {
-					size_t o;
+		for (int bk = 0; bk < WB_BK__N; bk++) {
+			int ns = backend_statuses(sc, bk, names, 64);
 
-					if (n == cap) {
-						cap = cap ? cap * 2 : 64;
-						v = realloc(v, (size_t)cap * sizeof(*v));
-					}
-					v[n].sc = sc;
-					v[n].fs = fs;
-					v[n].data_mode = wb_fs[fs].data_modes ? dm : DM_DEFAULT;
-					v[n].status = sc->matrix_status ? sc->statuses[s] : NULL;
-					o = (size_t)snprintf(v[n].id, sizeof(v[n].id), "%s/%s", fs_names[fs], sc->name);
-					if (v[n].status)
-						o += (size_t)snprintf(v[n].id + o, sizeof(v[n].id) - o, "[%s]", v[n].status);
-					/* a scenario of several modes names the mode of each */
-					if (wb_fs[fs].data_modes && (sc->data_modes & (sc->data_modes - 1)))
-						snprintf(v[n].id + o, sizeof(v[n].id) - o, "[data=%s]", data_mode_names[dm]);
-					n++;
+			if (!(sc->backends & (1u << bk)))
+				continue;
+			for (int fs = 0; fs < FS__N; fs++) {
+				if (!(sc->fs_mask & (1u << fs)))
+					continue;
+				for (int dm = 0; dm < 4; dm++) {
+					/* a fs without data modes runs once, in its only mode */
+					if (wb_fs[fs].data_modes ? !(sc->data_modes & (1u << dm)) : dm != DM_DEFAULT)
+						continue;
+					for (int s = 0; s < (sc->matrix_status ? ns : 1); s++)
+						if (add_instance(&v, &n, &cap, sc, bk, fs, dm, sc->matrix_status ? names[s] : NULL))
+							break;
 				}
 			}
 		}

@@ -6,6 +6,7 @@
 #include "wb_tap.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -437,7 +438,7 @@ static int fidelity_columns(const struct inst_result *rs, int n, char (*cols)[96
 	for (int i = 0; i < n; i++) {
 		const struct scenario *sc = rs[i].inst->sc;
 
-		if (!sc->fidelity || !rs[i].inst->status)
+		if (!sc->fidelity || !rs[i].inst->status || rs[i].inst->backend != WB_BK_DM_WBERR)
 			continue;
 		for (int s = 0; s < sc->nsteps; s++) {
 			char c[96];
@@ -471,7 +472,8 @@ static int fidelity_cells(const struct inst_result *rs, int n, const struct wb_s
 	for (int i = 0; i < n; i++) {
 		const struct scenario *sc = rs[i].inst->sc;
 
-		if (!sc->fidelity || !rs[i].inst->status || strcmp(rs[i].inst->status, bs->name))
+		if (!sc->fidelity || !rs[i].inst->status || strcmp(rs[i].inst->status, bs->name) ||
+		    rs[i].inst->backend != WB_BK_DM_WBERR)
 			continue;
 		*named = 1;
 		/* a skipped instance ran no step and has no results */
@@ -529,6 +531,124 @@ int report_fidelity(const char *dir, const struct wb_kernel *k, const struct ins
 		fprintf(csv, "%s,%d,%s", bs->name, blk_sts, wb_errno_name(bs->err));
 		table_cells(md, csv, cells[0], sizeof(cells[0]), ncols);
 	}
+	fclose(md);
+	return fclose(csv) ? -1 : 1;
+}
+
+/* backend @bk's columns, "<fs> <label>" in first-seen order; their number */
+static int backend_columns(const struct inst_result *rs, int n, int bk, char (*cols)[96])
+{
+	int ncols = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct instance *in = rs[i].inst;
+
+		for (int s = 0; in->sc->fidelity && in->backend == bk && in->status && s < in->sc->nsteps; s++) {
+			char c[96];
+			int k = 0;
+
+			if (!in->sc->steps[s].label[0])
+				continue;
+			snprintf(c, sizeof(c), "%s %s", fs_names[in->fs], in->sc->steps[s].label);
+			while (k < ncols && strcmp(cols[k], c))
+				k++;
+			if (k == ncols && ncols < FID_COLS)
+				strcpy(cols[ncols++], c);
+		}
+	}
+	return ncols;
+}
+
+/*
+ * Status @nat's row: in @cells each labelled call's errno (and its time
+ * in ms), in @chosen the statuses the kernel completed the failed data
+ * writes with, in @tries the commands the injector failed per failed
+ * request; 1 when an instance ran
+ */
+static int backend_cells(const struct inst_result *rs, int n, const struct wb_native *nat, char (*cols)[96],
+			 int ncols, char (*cells)[48], char *chosen, size_t clen, char *tries, size_t tlen)
+{
+	int row = 0;
+
+	chosen[0] = tries[0] = 0;
+	for (int k = 0; k < ncols; k++)
+		cells[k][0] = 0;
+	for (int i = 0; i < n; i++) {
+		const struct instance *in = rs[i].inst;
+		char t[32];
+
+		if (!in->sc->fidelity || in->backend != nat->backend || !in->status || strcmp(in->status, nat->name) ||
+		    rs[i].verdict == R_SKIP)
+			continue;
+		row = 1;
+		if (rs[i].observed[0] && !strstr(chosen, rs[i].observed))
+			snprintf(chosen + strlen(chosen), clen - strlen(chosen), "%s%s", chosen[0] ? " " : "",
+				 rs[i].observed);
+		snprintf(t, sizeof(t), "%" PRIu64 "/%d", rs[i].fired, rs[i].nfaults);
+		if (!strstr(tries, t))
+			snprintf(tries + strlen(tries), tlen - strlen(tries), "%s%s", tries[0] ? " " : "", t);
+		for (int s = 0; s < in->sc->nsteps && s < rs[i].nsteps; s++) {
+			char c[96];
+
+			if (!in->sc->steps[s].label[0] || !rs[i].steps[s].ran)
+				continue;
+			snprintf(c, sizeof(c), "%s %s", fs_names[in->fs], in->sc->steps[s].label);
+			for (int k = 0; k < ncols; k++)
+				if (!strcmp(cols[k], c))
+					snprintf(cells[k], 48, "%s (%.0f ms)%s", wb_errno_name(rs[i].steps[s].err),
+						 rs[i].steps[s].secs * 1000, rs[i].steps[s].pass ? "" : " (x)");
+		}
+	}
+	return row;
+}
+
+/* one backend's table: its statuses as rows */
+static void backend_table(FILE *md, FILE *csv, const struct inst_result *rs, int n, int bk)
+{
+	char cols[FID_COLS][96], cells[FID_COLS][48], chosen[96], tries[96];
+	int ncols = backend_columns(rs, n, bk, cols);
+
+	if (!ncols)
+		return;
+	fprintf(md, "## %s\n\n%s; fault log: %s.\n\n", wb_backends[bk].name, wb_backends[bk].injector,
+		wb_backends[bk].fault_log);
+	table_header(md, csv, "| status | the device says | by the source | chosen | tries by the source | commands failed / requests |",
+		     "backend,status,source_blk,chosen,source_tries,failed_per_requests", 6, cols[0], sizeof(cols[0]),
+		     ncols);
+	for (size_t i = 0; i < wb_nr_natives; i++) {
+		const struct wb_native *nat = &wb_natives[i];
+
+		if (nat->backend != bk ||
+		    !backend_cells(rs, n, nat, cols, ncols, cells, chosen, sizeof(chosen), tries, sizeof(tries)))
+			continue;
+		fprintf(md, "| `%s` | %s | BLK_STS_%s | %s | %d | %s |", nat->name, nat->what,
+			wb_status_by_name(nat->blk)->sfx, chosen[0] ? chosen : "-", nat->attempts, tries);
+		fprintf(csv, "%s,%s,%s,%s,%d,%s", wb_backends[bk].name, nat->name, nat->blk, chosen, nat->attempts, tries);
+		table_cells(md, csv, cells[0], sizeof(cells[0]), ncols);
+	}
+	fprintf(md, "\n");
+}
+
+int report_backends(const char *dir, const struct inst_result *rs, int n)
+{
+	FILE *md, *csv;
+	int any = 0;
+
+	for (int i = 0; i < n && !any; i++)
+		any = rs[i].inst->sc->fidelity && rs[i].inst->backend != WB_BK_DM_WBERR && rs[i].inst->status;
+	if (!any)
+		return 0;
+	if (open_table(dir, "errno-fidelity-backends", &md, &csv))
+		return -1;
+	fprintf(md, "# Errno fidelity over real drivers: each driver's own statuses\n\n"
+		"Per status: what the device says, the blk_status_t the 6.12 source says the kernel "
+		"chooses (docs/real-drivers.md has the lines), the one it chose (the failed completions "
+		"traced), the tries the source says the driver makes and the commands the injector failed "
+		"per failed request (measured), then each labelled call's errno and wall time; `(x)` marks a "
+		"failed check.\n\n");
+	for (int bk = 0; bk < WB_BK__N; bk++)
+		if (wb_backends[bk].natives)
+			backend_table(md, csv, rs, n, bk);
 	fclose(md);
 	return fclose(csv) ? -1 : 1;
 }
@@ -734,8 +854,11 @@ int report_content(const char *dir, const struct inst_result *rs, int n)
 			 in->data_mode != DM_DEFAULT ? " data=" : "",
 			 in->data_mode != DM_DEFAULT ? data_mode_names[in->data_mode] : "",
 			 in->status ? " " : "", in->status ? in->status : "");
-		fprintf(md, "| %s | %s |", sc->name, fs);
-		fprintf(csv, "%s,%s", sc->name, fs);
+		/* the scenario on a real driver: its instances' @<backend> */
+		fprintf(md, "| %s%s%s | %s |", sc->name, in->backend ? "@" : "",
+			in->backend ? wb_backends[in->backend].name : "", fs);
+		fprintf(csv, "%s%s%s,%s", sc->name, in->backend ? "@" : "",
+			in->backend ? wb_backends[in->backend].name : "", fs);
 		table_cells(md, csv, cells[0], sizeof(cells[0]), ncols);
 	}
 	fclose(md);

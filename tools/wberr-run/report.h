@@ -35,6 +35,10 @@ void report_summary(FILE *out, const char *prefix, const struct run_info *ri,
  * column in @k's numbering (6.12's when @k is NULL or its statuses were
  * not read) and a row for each status @k lacks; 0 if nothing to write */
 int report_fidelity(const char *dir, const struct wb_kernel *k, const struct inst_result *rs, int n);
+/* errno-fidelity-backends.md and .csv under @dir: one table per real
+ * driver (lib/c wb_backend.h), a row per status of its own; 0 if nothing
+ * to write */
+int report_backends(const char *dir, const struct inst_result *rs, int n);
 /*
  * results.json under @dir: the kernel (release, series, its statuses and
  * their values) and every instance with its verdict, reason and steps

@@ -15,6 +15,7 @@ struct step_result {
 	int explicit_;		/* judged against the scenario's 'expect' */
 	int expected;
 	int content;		/* pread with content: CONTENT_* it found */
+	double secs;		/* the call's wall time */
 	char what[96];		/* program mode: what this check judged */
 	char msg[2048];
 };
@@ -34,6 +35,11 @@ struct inst_result {
 	 * return, a bit per index in wb_statuses[] (a scenario's come from
 	 * its fault steps that ran) */
 	uint64_t statuses_told;
+	/* a real driver (backend.h): the commands its injector failed (read
+	 * back when disarmed; a retried request counts each try), and the
+	 * status the kernel completed the first failed data write with */
+	uint64_t fired;
+	char observed[24];
 	double secs;
 	/* where secs went (issue 18): see phase_names */
 	double phase[8];

@@ -19,6 +19,7 @@ enum data_mode { DM_DEFAULT, DM_ORDERED, DM_WRITEBACK, DM_JOURNAL };
 extern const char *const data_mode_names[4];
 
 #include "ops.h"	/* enum op_kind, op_names, the op table */
+#include "wb_backend.h"
 #include "wb_rule.h"
 
 #define NAME_LEN 32
@@ -148,11 +149,14 @@ struct scenario {
 	char mount_opts_fs[FS__N][TEXT_LEN];	/* per-filesystem, used when set */
 	int has_mount_opts_fs;
 	unsigned size_mb;
+	unsigned backends;	/* 1 << WB_BK_*: the devices that produce the faults */
+	unsigned pool_mb;	/* thin: the pool's data size */
 	int lvm;		/* stack an LVM LV over the wberr device */
 	int dax;		/* on the guest's pmem (fsdax), mounted -o dax=always */
 	int oracle;		/* 1 = check every sync result against errseq */
 	int fidelity;		/* 1 = contributes to the errno-fidelity table */
 	int matrix_status;	/* steps use "$status"; expand over statuses[] */
+	int matrix_native;	/* status: native: over each backend's own statuses */
 	int nstatuses;
 	char statuses[24][NAME_LEN];
 	int nsteps;
@@ -166,14 +170,17 @@ struct scenario_set {
 	struct scenario *v;
 };
 
-/* One runnable instance: a scenario on one filesystem (in one ext4 data
- * mode) with one status. */
+/* One runnable instance: a scenario on one backend and filesystem (in
+ * one ext4 data mode) with one status. */
 struct instance {
 	const struct scenario *sc;
+	int backend;		/* WB_BK_* */
 	int fs;
 	int data_mode;		/* DM_*; DM_DEFAULT for every fs but ext4 */
-	const char *status;	/* matrix status, or NULL */
-	char id[256];		/* "ext4/all-fds-exactly-once[timeout]" */
+	const char *status;	/* matrix status (dm-wberr's, or the backend's own
+				 * with status: native), or NULL */
+	char id[256];		/* "ext4/all-fds-exactly-once[timeout]", "@nvme" after
+				 * it on a backend other than dm-wberr */
 };
 
 void scenario_set_free(struct scenario_set *set);

@@ -101,6 +101,8 @@ int stack_kind_cmp(const struct instance *a, const struct instance *b)
 {
 	int c;
 
+	if (a->backend != b->backend)
+		return a->backend < b->backend ? -1 : 1;
 	if (a->fs != b->fs)
 		return a->fs < b->fs ? -1 : 1;
 	if (a->sc->dax != b->sc->dax)
@@ -208,7 +210,8 @@ static int template_restore(struct stack *s, const char *mkfs, uint64_t sectors,
 	int fd, rc;
 
 	key[0] = 0;
-	if (!mkfs || s->sc->lvm || !templates_wanted())
+	/* a thin volume would be provisioned whole by the zeroing */
+	if (!mkfs || s->sc->lvm || (s->bk && s->bk->kind == WB_BK_THIN) || !templates_wanted())
 		return 0;
 	snprintf(key, klen, "%s %s|%s|%llu", mkfs, s->sc->mkfs_opts, s->disk, (unsigned long long)sectors);
 	for (int i = 0; i < ntemplates && !tpl; i++)
@@ -289,6 +292,19 @@ static int make_fs(struct stack *s, const char *mkfs, uint64_t sectors, const ch
 	return 0;
 }
 
+/* a real driver's device (backend.h) as the disk and the device */
+static int stack_backend(struct stack *s, char *reason, size_t rlen)
+{
+	double t = mono_s();
+
+	if (backend_setup(s->bk, s->sc->size_mb, s->sc->pool_mb, reason, rlen))
+		return -1;
+	s->disk = s->bk->disk;
+	snprintf(s->wdev, sizeof(s->wdev), "%s", s->bk->disk);
+	s->secs_device = mono_s() - t;
+	return 0;
+}
+
 int stack_setup(struct stack *s, char *reason, size_t rlen)
 {
 	char out[4096], key[TEXT_LEN + 512];
@@ -298,21 +314,23 @@ int stack_setup(struct stack *s, char *reason, size_t rlen)
 	int rc;
 
 	snprintf(s->wdev, sizeof(s->wdev), "/dev/mapper/%s", s->dmname);
+	if (s->bk && stack_backend(s, reason, rlen))
+		return -1;
 	/* an earlier instance's bad sectors would fail this one's mkfs */
 	if (s->sc->dax && !pmem_clean(s->disk, reason, rlen))
 		return -1;
 	if (template_restore(s, mkfs, sectors, key, sizeof(key), reason, rlen))
 		return -1;
 	t = mono_s();
-	if (dm_create(s->dmname, s->disk, sectors, s->seed, out, sizeof(out))) {
+	if (!s->bk && dm_create(s->dmname, s->disk, sectors, s->seed, out, sizeof(out))) {
 		snprintf(reason, rlen, "cannot create the dm-wberr device: %.900s", out);
 		return -1;
 	}
-	s->created = 1;
+	s->created = !s->bk;
 	snprintf(s->dev, sizeof(s->dev), "%s", s->wdev);
 	if (s->sc->lvm && stack_lvm(s, reason, rlen))
 		return -1;
-	s->secs_device = mono_s() - t;
+	s->secs_device += mono_s() - t;
 	if (mkfs) {
 		if (!s->from_template && make_fs(s, mkfs, sectors, key, reason, rlen))
 			return -1;
@@ -326,8 +344,10 @@ int stack_setup(struct stack *s, char *reason, size_t rlen)
 		}
 	}
 	/* only the scenario's own faults from here on */
-	dm_message(s->dmname, "clear", out, sizeof(out));
-	dm_message(s->dmname, "log_clear", out, sizeof(out));
+	if (!s->bk) {
+		dm_message(s->dmname, "clear", out, sizeof(out));
+		dm_message(s->dmname, "log_clear", out, sizeof(out));
+	}
 	return 0;
 }
 
@@ -336,8 +356,8 @@ int stack_cycle(struct stack *s, char *reason, size_t rlen)
 	char out[4096];
 	int rc;
 
-	if (s->sc->lvm) {
-		snprintf(reason, rlen, "device_cycle is not supported under LVM");
+	if (s->sc->lvm || s->bk) {
+		snprintf(reason, rlen, "device_cycle is supported on dm-wberr without LVM only");
 		return -1;
 	}
 	if (s->mounted && (rc = stack_umount(s))) {
@@ -383,6 +403,8 @@ void stack_teardown(struct stack *s)
 	if (s->created)
 		dm_remove(s->dmname);
 	s->created = 0;
+	if (s->bk && s->bk->up)
+		backend_teardown(s->bk);
 	if (s->poisoned) {
 		char why[512];
 

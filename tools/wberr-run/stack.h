@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "backend.h"
 #include "scenario.h"
 #include "wb_kernel.h"
 
@@ -27,8 +28,9 @@ struct stack {
 	const struct scenario *sc;
 	int fs;
 	int data_mode;		/* DM_*, ext4 only */
+	struct backend *bk;	/* a real driver's device instead of dm-wberr, or NULL */
 	/* set up */
-	char wdev[256];		/* /dev/mapper/<dmname> */
+	char wdev[256];		/* /dev/mapper/<dmname>, or the real driver's device */
 	char dev[256];		/* what the filesystem sits on */
 	uint64_t dev_offset;	/* sectors of dev inside wdev */
 	int mounted, created;

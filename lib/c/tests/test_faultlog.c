@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "wb_faultlog.h"
+#include "wb_trace.h"
 #include "wb_test.h"
 
 static void test_response(void)
@@ -126,10 +127,47 @@ static void test_writer(void)
 	free(text);
 }
 
+/* a real driver's failed completions as fault-log entries */
+static void test_from_blk(void)
+{
+	struct wb_ev_blk k = { .major = 8, .rwbs = "WS", .sector = 2048, .nr = 128, .err = ENODATA };
+	struct wb_fault f;
+
+	is_int(0, wb_fault_from_blk(&k, 3, 77, &f), "a failed write");
+	ok(f.seq == 3 && f.ns == 77 && f.sector == 2048 && f.nr == 128 && f.err == ENODATA && f.rule == 0,
+	   "seq, time, sectors, errno");
+	is_str("write", f.opclass, "op class write");
+	is_str("sync", f.flags, "flags from the rwbs");
+	is_str("medium", f.status, "the status ENODATA comes from");
+	snprintf(k.rwbs, sizeof(k.rwbs), "WFS");
+	wb_fault_from_blk(&k, 4, 0, &f);
+	is_str("fua", f.opclass, "a write with FUA is fua");
+	is_str("sync|fua", f.flags, "in the log's flag order");
+	snprintf(k.rwbs, sizeof(k.rwbs), "FWS");
+	k.nr = 0;
+	k.err = EIO;
+	wb_fault_from_blk(&k, 5, 0, &f);
+	is_str("flush", f.opclass, "an empty preflush write is a flush");
+	is_str("sync|preflush", f.flags, "its flags");
+	is_str("ioerr", f.status, "EIO is ioerr");
+	snprintf(k.rwbs, sizeof(k.rwbs), "F");
+	wb_fault_from_blk(&k, 6, 0, &f);
+	is_str("flush", f.opclass, "REQ_OP_FLUSH");
+	snprintf(k.rwbs, sizeof(k.rwbs), "RA");
+	k.nr = 8;
+	wb_fault_from_blk(&k, 7, 0, &f);
+	ok(!strcmp(f.opclass, "read") && !strcmp(f.flags, "rahead"), "a readahead read");
+	k.err = 0;
+	is_int(-1, wb_fault_from_blk(&k, 8, 0, &f), "a success is no fault");
+	k.err = EPERM;
+	is_int(-1, wb_fault_from_blk(&k, 8, 0, &f), "an errno no status has is refused");
+}
+
 int main(void)
 {
 	struct wb_fault f;
 
+	test_from_blk();
 	test_response();
 	test_recorded();
 	test_writer();

@@ -138,6 +138,29 @@ static void test_uring_and_sched(void)
 	       "a fork, the child's comm with a space");
 	ok(e.kind == WB_EV_FORK && e.proc.pid == 51 && e.proc.parent == 50 && !strcmp(e.proc.comm, "my app"),
 	   "child, parent and comm");
+	/* block completions: a real driver's failures (wb_backend.h) */
+	is_int(0, wb_ev_parse("          <idle>-0       [000] ..s1.    21.500001: block_rq_complete: 8,0 W () 2048 + 128 none,0,0 [-61]", &e),
+	       "block_rq_complete, 6.12 (ioprio printed)");
+	ok(e.kind == WB_EV_BLK && e.blk.major == 8 && e.blk.minor == 0 && !strcmp(e.blk.rwbs, "W") &&
+	   e.blk.sector == 2048 && e.blk.nr == 128 && e.blk.err == 61 && !e.blk.bio,
+	   "its disk, rwbs, sector, sectors and the status's errno (ENODATA), a request");
+	is_int(0, wb_ev_parse("     kworker/0:1-9       [000] .....     2.000001: block_rq_complete: 259,0 FWS () 0 + 0 [-5]", &e),
+	       "block_rq_complete, 6.1 (no ioprio), a flush");
+	ok(e.blk.major == 259 && !strcmp(e.blk.rwbs, "FWS") && e.blk.nr == 0 && e.blk.err == 5, "its fields");
+	is_int(0, wb_ev_parse("     kworker/0:1-9       [000] .....     2.000001: block_rq_error: 259,0 WS () 8 + 8 none,0,0 [-121]", &e),
+	       "block_rq_error");
+	ok(e.kind == WB_EV_BLK && e.blk.err == 121 && e.blk.sector == 8, "its fields");
+	is_int(0, wb_ev_parse("     kworker/u2:1-30     [000] .....     3.000001: block_bio_complete: 253,1 WS 4096 + 64 [-28]", &e),
+	       "block_bio_complete: a bio-based device");
+	ok(e.kind == WB_EV_BLK && e.blk.bio && e.blk.major == 253 && e.blk.minor == 1 && e.blk.sector == 4096 &&
+	   e.blk.nr == 64 && e.blk.err == 28, "its device, sectors and ENOSPC");
+	is_int(0, wb_ev_parse("          <idle>-0       [000] ..s1.    21.500001: block_rq_complete: 8,0 R () 16 + 8 none,0,0 [0]", &e),
+	       "a success parses too (the runner filters error != 0)");
+	is_int(0, e.blk.err, "errno 0");
+	is_int(-1, wb_ev_parse("          <idle>-0       [000] ..s1.    21.500001: block_rq_complete: 8,0 W 2048 + 128 [-5]", &e),
+	       "a request line without its cmd is refused");
+	is_int(-1, wb_ev_parse("          <idle>-0       [000] ..s1.    21.500001: block_bio_complete: 253,1 WS 4096 + 64", &e),
+	       "a line without its error is refused");
 	is_int(0, wb_ev_parse("          my app-51      [000] .....     1.000002: sched_process_exec: filename=/usr/bin/my app pid=51 old_pid=51", &e),
 	       "an exec, the filename with a space");
 	ok(e.kind == WB_EV_EXEC && e.proc.pid == 51 && !strcmp(e.proc.exe, "/usr/bin/my app") &&

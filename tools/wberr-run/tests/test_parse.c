@@ -177,7 +177,8 @@ static void test_refusals(void)
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fault, ops: write, status: bogus}\n",
 		"t.yaml:4:37: steps[0].status: unknown status \"bogus\" (expected one of: notsupp, timeout, nospc, transport, "
 		"target, resv_conflict, medium, protection, resource, ioerr, again, dev_resource, zone_open_resource, "
-		"zone_active_resource, offline, duration_limit, inval, nexus, $status)",
+		"zone_active_resource, offline, duration_limit, inval, nexus, $status, or a status of the scenario's "
+		"backend: docs/real-drivers.md)",
 		"an unknown status");
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsync, fd: [a]}\n",
 		"t.yaml:4:21: steps[0].fd: expected a scalar, got a list", "a wrong type");
@@ -187,14 +188,14 @@ static void test_refusals(void)
 		"t.yaml:3:10: size_mb: size_mb must be 64..4096", "a tiny device");
 	refuses("name: x\nfs: ext4\nstep: []\n",
 		"t.yaml:3:1: step: unknown key 'step' (allowed: name, description, guarantee, fs, data_mode, "
-		"mkfs_options, mount_options, size_mb, stack, dax, oracle, fidelity, matrix, steps, program)",
+		"mkfs_options, mount_options, size_mb, backend, pool_mb, stack, dax, oracle, fidelity, matrix, steps, program)",
 		"an unknown scenario key");
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsync, fd: a, fd: b}\n",
 		"t.yaml:4:24: steps[0].fd: duplicate key", "a duplicate key");
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsnc, fd: a}\n",
 		"t.yaml:4:10: steps[0].op: unknown value \"fsnc\" (expected one of: open, close, dup, reopen, fork, exit, "
 		"write, pwrite, pread, mmap, store, load, msync, munmap, truncate, fallocate, unlink, fsync, fdatasync, syncfs, "
-		"sync_file_range, sync, drop_caches, umount, mount, fault, unfault, clear_faults, sleep, badblocks)",
+		"sync_file_range, sync, drop_caches, umount, mount, fault, unfault, clear_faults, sleep, badblocks, thin_extend)",
 		"an unknown op");
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fault, ops: write, status: ioerr, sectors: 10-5}\n",
 		"t.yaml:4:53: steps[0].sectors: empty sector range \"10-5\" (last < first)", "an empty range");
@@ -488,8 +489,71 @@ static void test_dax(void)
 		"multiples of 512, size > 0", "badblocks off a sector boundary");
 }
 
+/* backend: the instances it makes, and every step a backend cannot express refused */
+static void test_backends(void)
+{
+	struct scenario_set set = { 0 };
+	struct instance *inst = NULL;
+	int n;
+
+	is_int(0, parse("name: b\nfs: [raw, ext4]\nbackend: [dm-wberr, nvme]\nsteps:\n"
+			"  - {op: fault, ops: write, status: medium, count: 1}\n  - {op: sync}\n", &set),
+	       "a count-based fault on dm-wberr and nvme parses (%s)", err);
+	n = expand_instances(&set, &inst);
+	is_int(4, n, "one instance per backend and file system");
+	if (n == 4) {
+		is_str("raw/b", inst[0].id, "dm-wberr's ids are as before");
+		is_str("ext4/b@nvme", inst[3].id, "another backend's id ends in @<backend>");
+		is_int(WB_BK_NVME, inst[3].backend, "and the instance has it");
+	}
+	free(inst);
+	scenario_set_free(&set);
+	is_int(0, parse("name: n\nfs: raw\nbackend: [dm-wberr, scsi_debug, thin]\npool_mb: 64\nmatrix: {status: native}\n"
+			"steps: [{op: sync}]\n", &set), "status: native parses (%s)", err);
+	n = expand_instances(&set, &inst);
+	if (n > 0)
+		is_str("raw/n[notsupp]", inst[0].id, "native on dm-wberr: dm-wberr's statuses");
+	ok(n > (int)wb_nr_statuses + 1 && !strcmp(inst[n - 1].id, "raw/n[no-space]@thin") &&
+	   !strcmp(inst[wb_nr_statuses].id, "raw/n[medium-unrecovered]@scsi_debug"),
+	   "then scsi_debug's own and thin's (%d instances)", n);
+	free(inst);
+	scenario_set_free(&set);
+	refuses("name: x\nfs: ext4\nbackend: nvme\nsteps:\n  - {op: fault, ops: write, status: ioerr, file: f}\n",
+		"t.yaml:5:5: steps[0]: backend nvme: nvme cannot aim a fault at a file: the NVMe injector fails the "
+		"namespace's next commands whatever their LBA (drivers/nvme/host/fault_inject.c:57-82)",
+		"a file-targeted fault on nvme");
+	refuses("name: x\nfs: raw\nbackend: [scsi_debug]\nsteps:\n  - {op: fault, ops: write, status: offline}\n",
+		"t.yaml:5:5: steps[0]: backend scsi_debug: scsi_debug has no status the kernel turns into "
+		"BLK_STS_OFFLINE (wb_backend.c lists what it can produce)", "a status scsi_debug cannot produce");
+	refuses("name: x\nfs: raw\nbackend: scsi_debug\nsteps:\n  - {op: fault, ops: write, status: write-fault}\n",
+		"t.yaml:5:5: steps[0]: backend scsi_debug: scsi_debug has no status \"write-fault\"",
+		"another backend's status");
+	refuses("name: x\nfs: raw\nbackend: [dm-wberr, thin]\npool_mb: 64\nsteps:\n  - {op: fault, ops: write, status: nospc}\n",
+		"t.yaml:6:5: steps[0]: backend thin: thin takes no fault step: a thin pool fails writes only when it "
+		"runs out of data space: write more than pool_mb holds", "a fault step on thin");
+	refuses("name: x\nfs: raw\nbackend: thin\nsteps: [{op: sync}]\n",
+		"t.yaml:3:10: backend: backend thin needs pool_mb: the pool's data size", "thin without pool_mb");
+	refuses("name: x\nfs: raw\nbackend: thin\npool_mb: 400\nsteps: [{op: sync}]\n",
+		"t.yaml:4:10: pool_mb: a pool of 400 MiB under a volume of 320 MiB (size_mb) never runs out of space",
+		"a pool that cannot fill");
+	refuses("name: x\nfs: raw\npool_mb: 64\nsteps: [{op: sync}]\n",
+		"t.yaml:3:10: pool_mb: pool_mb is backend thin's", "pool_mb without thin");
+	refuses("name: x\nfs: ext4\nbackend: [nvme, nvme]\nsteps: [{op: sync}]\n",
+		"t.yaml:3:17: backend[1]: backend nvme named twice", "a backend twice");
+	refuses("name: x\nfs: ext4\nbackend: loop\nsteps: [{op: sync}]\n",
+		"t.yaml:3:10: backend: unknown backend \"loop\" (expected dm-wberr, scsi_debug, nvme or thin)",
+		"an unknown backend");
+	refuses("name: x\nfs: ext4\nstack: lvm\nbackend: nvme\nsteps: [{op: sync}]\n",
+		"t.yaml:4:10: backend: stack: lvm stacks on dm-wberr only", "lvm over nvme");
+	refuses("name: x\nfs: raw\nbackend: nvme\nmatrix: {status: all}\nsteps: [{op: sync}]\n",
+		"t.yaml:4:9: matrix: backend nvme: nvme has no status the kernel turns into BLK_STS_TIMEOUT "
+		"(wb_backend.c lists what it can produce) (matrix status: native runs a backend's own)",
+		"dm-wberr's statuses on nvme");
+}
+
 int main(void)
 {
+	test_backends();
 	test_fs_all();
 	test_rule_keys();
 	test_dax();
