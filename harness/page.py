@@ -135,7 +135,7 @@ def section_head(run, ju):
     else:
         out.append('<p class="totals fail" id="totals">no junit.xml: report.sh did not total this run</p>')
     out.append('<nav><a href="#summary">summary</a><a href="#failures">failures</a>'
-               '<a href="#fidelity">errno fidelity</a><a href="#content">content after failure</a>'
+               '<a href="#fidelity">errno fidelity</a><a href="#backends">real drivers</a><a href="#content">content after failure</a>'
                '<a href="#programs">program timelines</a><a href="#compare">kernels compared</a>'
                '<a href="#suites">suites</a><a href="#files">files</a></nav>')
     return out
@@ -308,6 +308,67 @@ def section_fidelity(run):
     return out + ["</table></div>"]
 
 
+def backend_tables(run):
+    """errno-fidelity-backends.csv (one per shard): a table per real driver,
+    each starting at its own header row (its columns are its scenarios'),
+    as {backend: [(path, rows)]} for merge_tables"""
+    per = {}
+    for path, rows in read_csv(run, run.paths("backends-fidelity-csv")):
+        head = None
+        for r in rows:
+            if r and r[0] == "backend":
+                head = r
+            elif r and head:
+                per.setdefault(r[0], {}).setdefault(path, [head]).append(r)
+    return {bk: list(d.items()) for bk, d in per.items()}
+
+
+def status_errnos(run):
+    """status name -> its own errno, from the dm-wberr matrix's rows"""
+    out = {}
+    for _, rows in read_csv(run, run.paths("fidelity-csv")):
+        for r in rows[1:]:
+            if len(r) > 2:
+                out.setdefault(r[0], r[2])
+    return out
+
+
+def section_backends(run):
+    out = ['<h2 id="backends">Errno per real driver: each status a driver made, the BLK_STS_* '
+           'the kernel chose, what each call returned</h2>']
+    tables = backend_tables(run)
+    if not tables:
+        return out + ["<p>This run used no real driver (scenarios/realdev, docs/real-drivers.md).</p>"]
+    own = status_errnos(run)
+    out.append('<p class="legend"><span class="fid-same">the chosen status\'s own errno</span>'
+               '<span class="fid-differs">another errno</span><span class="fid-fail">a failed check</span> '
+               "Each row: the driver's status, the BLK_STS_* its source maps it to and the one the "
+               "kernel completed the failed write with, the tries the source makes and the commands "
+               "the injector failed per request. From "
+               f'{" ".join(link(run.rdir, p) for p in sorted({p for t in tables.values() for p, _ in t}))}.</p>')
+    for bk in sorted(tables):
+        _, cols, rows = merge_tables(tables[bk], 6)
+        out.append(f'<h3>{esc(bk)}</h3><div class="scroll"><table class="backend-table" id="backend-{esc(bk)}">'
+                   "<tr><th>status</th><th>source maps to</th><th>kernel chose</th><th>tries</th>"
+                   "<th>failed / requests</th>" + "".join(f"<th>{esc(c)}</th>" for c in cols) + "</tr>")
+        for key, cells in rows.items():
+            _, status, blk, chosen, tries, failed = key
+            out.append(f"<tr><th>{esc(status)}</th><td>{esc(blk)}</td><td>{esc(chosen)}</td>"
+                       f"<td>{esc(tries)}</td><td>{esc(failed)}</td>")
+            for c in cols:
+                cell = cells.get(c, "")
+                # a labelled read's 0 is no errno to compare: only an error is coloured
+                error = cell and cell.split()[0] not in ("0", "absent")
+                cls = fid_class(cell, own[chosen])[0] if error and own.get(chosen) else ""
+                if "(x)" in cell and "fid-fail" not in cls:
+                    cls += " fid-fail"
+                out.append(f'<td class="be-cell {cls.strip()}" title="{esc(status + " on " + c)}">'
+                           f"{esc(cell or '-')}</td>")
+            out.append("</tr>")
+        out.append("</table></div>")
+    return out
+
+
 def content_class(cell):
     if not cell:
         return "", "-"
@@ -456,7 +517,7 @@ def section_files(run):
 def page(run, compare_json):
     ju = junit(run)
     body = (section_head(run, ju) + section_summary(run) + section_failures(run, ju)
-            + section_fidelity(run) + section_content(run) + section_programs(run)
+            + section_fidelity(run) + section_backends(run) + section_content(run) + section_programs(run)
             + section_compare(run, compare_json) + section_suites(run, ju) + section_files(run))
     return ('<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head>'
             '<meta charset="utf-8"/><title>wberr results</title>'

@@ -69,7 +69,17 @@ def expected(rdir):
     cells = sum(len(r) - 3 for r in rows[1:])
     differs = sum(1 for r in rows[1:] for c in r[3:] if c and c != "absent" and c.split()[0] != r[2])
     programs = [p for k, p, _, _ in manifest.read_manifest(rdir) if k == "program"]
-    return {"rows": len(groups), "failed": failed, "cells": cells, "differs": differs, "programs": len(programs)}
+    backends, be_cells, be_fail, head = set(), 0, 0, None
+    with open(os.path.join(rdir, "errno-fidelity-backends.csv"), newline="") as f:
+        for r in csv.reader(f):
+            if r[0] == "backend":
+                head = r
+                continue
+            backends.add(r[0])
+            be_cells += len(head) - 6
+            be_fail += sum("(x)" in c for c in r[6:])
+    return {"rows": len(groups), "failed": failed, "cells": cells, "differs": differs, "programs": len(programs),
+            "backends": len(backends), "be_cells": be_cells, "be_fail": be_fail}
 
 
 def walk(root):
@@ -113,10 +123,12 @@ def markup_checks(rdir, tag):
     return root
 
 
-def count(root, name, cls=None, within=None):
+def count(root, name, cls=None, also=None):
+    """elements NAME with class CLS (and class ALSO, when given)"""
     n = 0
     for tag, el in walk(root):
-        if tag == name and (cls is None or cls in (el.get("class") or "").split()):
+        classes = (el.get("class") or "").split()
+        if tag == name and (cls is None or cls in classes) and (also is None or also in classes):
             n += 1
     return n
 
@@ -144,9 +156,19 @@ def static_checks(tmp):
     failed = sorted("".join(tr[0].itertext()) for _, tr in walk(root)
                     if _ == "tr" and "failed-instance" in (tr.get("class") or ""))
     check(failed == want["failed"], f"every failed instance listed ({len(want['failed'])})", " ".join(failed))
-    check(count(root, "td", "fid-cell") == want["cells"] and count(root, "td", "fid-differs") == want["differs"]
+    check(count(root, "td", "fid-cell") == want["cells"] and count(root, "td", "fid-cell", "fid-differs") == want["differs"]
           and want["differs"] > 0, f"the matrix: {want['cells']} cells, the {want['differs']} whose errno is not "
-          "the status's own stand out", f"{count(root, 'td', 'fid-cell')} {count(root, 'td', 'fid-differs')}")
+          "the status's own stand out", f"{count(root, 'td', 'fid-cell')} {count(root, 'td', 'fid-cell', 'fid-differs')}")
+    check(count(root, "table", "backend-table") == want["backends"] and count(root, "td", "be-cell") == want["be_cells"]
+          and count(root, "td", "be-cell") > 0, f"a table per real driver with rows ({want['backends']}), "
+          f"{want['be_cells']} cells", f"{count(root, 'table', 'backend-table')} {count(root, 'td', 'be-cell')}")
+    be = {tr[0].text: [td for td in tr if "be-cell" in (td.get("class") or "").split()] for _, tr in walk(root)
+          if _ == "tr" and any("be-cell" in (td.get("class") or "").split() for td in tr)}
+    fails = sum("fid-fail" in (td.get("class") or "") for tds in be.values() for td in tds)
+    raw = [td.get("class") for td in be.get("medium-unrecovered", [])]
+    check(fails == want["be_fail"] and raw[:1] == ["be-cell fid-same"] and raw[-1:] == ["be-cell fid-differs"],
+          "a driver's cells: the chosen status's errno, another (the raw device's EIO) and a failed check "
+          "stand out, a read's 0 does not", f"{fails} {raw}")
     check(count(root, "svg", "timeline") == want["programs"], f"one timeline per program instance ({want['programs']})")
     check(count(root, "path", "fault") >= want["programs"] and count(root, "path", "seen") >= want["programs"]
           and count(root, "path", "set") >= want["programs"], "each fault drawn, its sets, an arrow to the call "
