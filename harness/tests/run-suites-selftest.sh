@@ -344,13 +344,34 @@ check "$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -v g6/001 | sort | tr '\n' ' ')" 
 	"SHARD 1/3, 2/3, 3/3: their union is the unsharded selection"
 check "$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -v g6/001 | sort | uniq -d | wc -l)|$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -c g6/001)" "0|3" \
 	"no test in two shards; the self-sharding test in each"
-check "$s1" "g1/001 g2/001 g4/001 g6/001 " "shard 1/3 takes positions 0, 3, 6, ... (self-sharding tests not counted)"
+check "$s1" "g1/001 g2/001 g3/002 g6/001 " \
+	"equal costs: shard 1/3 takes the tree's tests at positions 0, 3, 6, 9 (self-sharding tests not counted) that this boot selects (g5/001 needs the apps disk)"
+mkdir -p "$t/g7"
+mk g7/001 <<'X'
+# wberr-cost: 100
+echo "ok 1 - long"
+X
+run all 1; full=$(sel)
+WBERR_SHARD=1/3 run all 1; s1=$(sel)
+WBERR_SHARD=2/3 run all 1; s2=$(sel)
+WBERR_SHARD=3/3 run all 1; s3=$(sel)
+check "$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -v g6/001 | sort | tr '\n' ' ')|$s1" \
+	"$(echo $full | tr ' ' '\n' | grep -v g6/001 | sort | tr '\n' ' ')|g6/001 g7/001 " \
+	"a test of wberr-cost 100 (the others 5 each) has shard 1/3 to itself and the self-sharding test; the union is still the unsharded selection"
+rm -rf "$t/g7"
 WBERR_SHARD=4/3 run all 1; check "$rs|$(grep WBERR-ERROR "$tmp/stream")" "2|WBERR-ERROR bad shard 4/3" "a shard out of range is an error"
-WBERR_SHARD=2/2 run smp 2
+WBERR_SHARD=1/2 run smp 2
 check "$(sel)|$rs|$(sed 's/ ([0-9.]*s)$//' "$res/guest-harness-st.tap")" "|0|TAP version 14
-ok 1 - shard 2/2: none of this boot's tests # SKIP in the other shards
+ok 1 - shard 1/2: none of this boot's tests # SKIP in the other shards
 1..1" "a shard that leaves a boot nothing: one skip, not an empty TAP file"
 rm -rf "$t/g6"
+
+# The header keys run-suites reads are the rows of tests/README.md's header
+# table, no more and no fewer.
+code_keys=$(grep -oE '(header|hw_of) "[^"]*" [a-z]+' "$top/harness/guest/run-suites" | awk '{print $3}' | sort -u | tr '\n' ' ')
+doc_keys=$(awk '/^The header \(first 15 lines/ {h = 1; next} h && /^\| `/ {t = 1; print} t && !/^\|/ {exit}' \
+	"$top/tests/README.md" | grep -oE '^\| `[a-z]+`' | tr -d '|` ' | sort -u | tr '\n' ' ')
+check "$doc_keys" "$code_keys" "tests/README.md's header table has a row for each key run-suites reads ($code_keys)"
 
 # The rule itself (lib/sh/shard.sh), and the host tests split by it.
 shard_rule() {

@@ -10,6 +10,12 @@
 #                       sets shard_i and shard_n; 1 (and a reason on
 #                       stderr) when SPEC is not I/N with 1 <= I <= N
 #   shard_keeps K       0 when position K is in this shard
+#   shard_by_cost       stdin: "COST ID" lines in the list's order, COST
+#                       whole seconds; prints the IDs this shard keeps, in
+#                       that order.  Longest first, each to the shard with
+#                       the least cost so far (the lower one on a tie):
+#                       with equal costs, the k % N rule above; a long test
+#                       no longer shares its shard with a third of the rest
 
 shard_i=1
 shard_n=1
@@ -31,4 +37,28 @@ shard_parse() {
 
 shard_keeps() {
 	[ $(($1 % shard_n)) -eq $((shard_i - 1)) ]
+}
+
+shard_by_cost() {
+	awk -v n="$shard_n" -v i="$shard_i" '
+	{ cost[NR] = $1 + 0; id[NR] = $2 }
+	END {
+		for (m = 1; m <= NR; m++) {
+			b = 0
+			for (k = 1; k <= NR; k++)
+				if (!taken[k] && (b == 0 || cost[k] > cost[b]))
+					b = k
+			taken[b] = 1
+			s = 1
+			for (t = 2; t <= n; t++)
+				if (load[t] < load[s])
+					s = t
+			load[s] += cost[b]
+			if (s == i)
+				keep[b] = 1
+		}
+		for (k = 1; k <= NR; k++)
+			if (keep[k])
+				print id[k]
+	}'
 }
