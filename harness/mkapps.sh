@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build the apps disk: an ext4 image of Debian 12 packages unpacked (not
-# installed) so the guest can run real programs: sqlite3 and PostgreSQL 15
-# (server and client) with the libraries they load.  run-guest --apps IMG
+# installed) so the guest can run real programs: the report card's
+# applications (main_pkgs below: SQLite, PostgreSQL 15, Redis, etcd, LMDB's
+# and RocksDB's tools) with the libraries they load.  run-guest --apps IMG
 # attaches it, guest/init mounts it read-only at /opt/apps, guest/apps-env
 # sets PATH and LD_LIBRARY_PATH.  No root needed, nothing is installed on
 # this machine.
@@ -16,7 +17,7 @@
 # guest image carries (host-tools.sh).  A warm run reuses it all and says
 # "up to date"; IMG is a copy of apps.img, made only when it differs.
 #
-# Which packages: apt's dependency closure of the three (no recommends,
+# Which packages: apt's dependency closure of main_pkgs (no recommends,
 # suggests, conflicts, breaks, replaces, enhances), of which only the library
 # packages (named lib*, or in section libs: zlib1g) are considered, without
 #   - glibc (libc6, libc-bin, libc-l10n): the guest image's own serves; the
@@ -122,7 +123,7 @@ for p in $all; do
 	if [[ $p =~ $skip_re ]]; then skipped+=("$p"); continue; fi
 	pkgs+=("$p")
 done
-say "closure: $(echo "$all" | wc -l) packages; considered: ${#pkgs[@]} (the three and the library packages); never taken: ${skipped[*]}"
+say "closure: $(echo "$all" | wc -l) packages; considered: ${#pkgs[@]} (the programs' packages and the library ones); never taken: ${skipped[*]}"
 for p in "${pkgs[@]}"; do
 	if [ -z "${sha[$p]:-}" ]; then
 		apt_update "apt-cache show gives no candidate for $p" && exec "$0" --out "$out"
