@@ -168,13 +168,13 @@ WBERR_ABI_ACTION(PASS_THEN_FAIL, pass_then_fail)	/* remap; complete with the sta
  * scenarios take it too.
  */
 #ifdef WBERR_ABI_KEY
-WBERR_ABI_KEY(SECTORS,	sectors,	sectors,	RANGE,	0,	0,			0,		ALWAYS)
-WBERR_ABI_KEY(SKIP,	skip,		skip,		NUMBER,	0,	WBERR_ABI_U64_MAX,	0,		ALWAYS)
-WBERR_ABI_KEY(COUNT,	count,		count,		NUMBER,	0,	WBERR_ABI_U64_MAX,	0,		ALWAYS)
-WBERR_ABI_KEY(EVERY,	every,		every,		NUMBER,	1,	WBERR_ABI_U64_MAX,	1,		ALWAYS)
-WBERR_ABI_KEY(PROB,	prob,		prob,		NUMBER,	0,	WBERR_ABI_PPM,		WBERR_ABI_PPM,	ALWAYS)
-WBERR_ABI_KEY(ACTION,	action,		action,		ACTION,	0,	0,			0,		ALWAYS)
-WBERR_ABI_KEY(FLAGS,	flags,		bio_flags,	FLAGS,	0,	0,			0,		SET)
-WBERR_ABI_KEY(SPLIT,	split,		split,		BOOL,	0,	1,			0,		SET)
+WBERR_ABI_KEY(SECTORS, sectors, sectors,   RANGE,  0, 0,                 0,             ALWAYS)
+WBERR_ABI_KEY(SKIP,    skip,    skip,      NUMBER, 0, WBERR_ABI_U64_MAX, 0,             ALWAYS)
+WBERR_ABI_KEY(COUNT,   count,   count,     NUMBER, 0, WBERR_ABI_U64_MAX, 0,             ALWAYS)
+WBERR_ABI_KEY(EVERY,   every,   every,     NUMBER, 1, WBERR_ABI_U64_MAX, 1,             ALWAYS)
+WBERR_ABI_KEY(PROB,    prob,    prob,      NUMBER, 0, WBERR_ABI_PPM,     WBERR_ABI_PPM, ALWAYS)
+WBERR_ABI_KEY(ACTION,  action,  action,    ACTION, 0, 0,                 0,             ALWAYS)
+WBERR_ABI_KEY(FLAGS,   flags,   bio_flags, FLAGS,  0, 0,                 0,             SET)
+WBERR_ABI_KEY(SPLIT,   split,   split,     BOOL,   0, 1,                 0,             SET)
 #undef WBERR_ABI_KEY
 #endif
