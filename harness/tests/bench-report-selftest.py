@@ -11,14 +11,10 @@ import os
 import subprocess
 import sys
 import tempfile
+from taplib import check, done  # noqa: E402  (harness/tests/taplib.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPORT = os.path.join(HERE, "..", "bench_report.py")
-results = []
-
-
-def check(ok, what, detail=""):
-    results.append((bool(ok), what, detail))
 
 
 def fio_json(iops, p50_ns, p99_ns, error=0):
@@ -105,13 +101,7 @@ def main():
         rc, text = run(os.path.join(tmp, "empty"), out)
         check(rc != 0 and "no results" in text, "no input is an error", text[-200:])
 
-    print("TAP version 14")
-    print(f"1..{len(results)}")
-    for i, (ok, what, detail) in enumerate(results, 1):
-        print(f"{'ok' if ok else 'not ok'} {i} - {what}")
-        if not ok and detail:
-            print("# " + detail.replace("\n", "\n# "))
-    return 0 if all(ok for ok, _, _ in results) else 1
+    return done()
 
 
 if __name__ == "__main__":

@@ -14,14 +14,10 @@ import os
 import subprocess
 import sys
 import tempfile
+from taplib import check, done  # noqa: E402  (harness/tests/taplib.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COMPARE = os.path.join(HERE, "..", "compare.py")
-results = []
-
-
-def check(ok, what, detail=""):
-    results.append((bool(ok), what, detail))
 
 
 def step(n, op, errno, label=None, checked=True, ran=True):
@@ -126,14 +122,7 @@ def main():
                          capture_output=True, text=True)
     check(bad.returncode != 0 and "no results.json" in bad.stderr,
           "a directory whose manifest lists no results.json is an error that says so", bad.stderr)
-    print("TAP version 14")
-    print(f"1..{len(results)}")
-    for i, (ok, what, detail) in enumerate(results, 1):
-        print(f"{'ok' if ok else 'not ok'} {i} - {what}")
-        if not ok and detail:
-            for line in detail.splitlines()[:20]:
-                print(f"  # {line}")
-    return 0 if all(ok for ok, _, _ in results) else 1
+    return done()
 
 
 if __name__ == "__main__":

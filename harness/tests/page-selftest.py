@@ -44,13 +44,8 @@ CHROMIUM = os.environ.get("WBERR_CHROMIUM", "/usr/bin/chromium")
 XHTML = "{http://www.w3.org/1999/xhtml}"
 sys.path.insert(0, os.path.join(TOP, "harness"))
 import manifest  # noqa: E402  (harness/manifest.py)
+from taplib import check, done  # noqa: E402  (harness/tests/taplib.py)
 
-results = []
-
-
-def check(ok, what, detail=""):
-    results.append((bool(ok), what, detail))
-    return bool(ok)
 
 
 def generate(rdir, *extra):
@@ -366,14 +361,7 @@ def main():
         merged_checks(tmp, want)
         compare_checks(tmp, rdir)
         browser_checks(rdir, want, a.screenshot, tmp)
-    print("TAP version 14")
-    print(f"1..{len(results)}")
-    for n, (ok, what, detail) in enumerate(results, 1):
-        print(f"{'ok' if ok else 'not ok'} {n} - {what}")
-        if not ok and detail:
-            for line in str(detail).splitlines()[:20]:
-                print(f"# {line}")
-    return 0 if all(ok for ok, _, _ in results) else 1
+    return done()
 
 
 if __name__ == "__main__":

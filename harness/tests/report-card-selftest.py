@@ -17,15 +17,11 @@ import os
 import subprocess
 import sys
 import tempfile
+from taplib import check, done  # noqa: E402  (harness/tests/taplib.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CARD = os.path.join(HERE, "..", "report_card.py")
 NAMES = os.path.join(HERE, "..", "..", "build", "lib", "wberr-names")
-results = []
-
-
-def check(ok, what, detail=""):
-    results.append((bool(ok), what, detail))
 
 
 def program(rdir, iid, report, did, intact, restart):
@@ -114,14 +110,7 @@ def main():
                          capture_output=True, text=True)
     check(run.returncode != 0 and "no program instance" in run.stderr, "a run without programs is refused",
           run.stderr)
-    print("TAP version 14")
-    print(f"1..{len(results)}")
-    for i, (ok, what, detail) in enumerate(results, 1):
-        print(f"{'ok' if ok else 'not ok'} {i} - {what}")
-        if not ok and detail:
-            for line in str(detail).splitlines()[:10]:
-                print(f"  # {line}")
-    return 0 if all(ok for ok, _, _ in results) else 1
+    return done()
 
 
 if __name__ == "__main__":
