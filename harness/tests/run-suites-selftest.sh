@@ -336,12 +336,18 @@ mk g6/001 <<'X'
 # wberr-shard: self
 echo "ok 1 - shard ${WBERR_SHARD:-none}"
 X
-run all 1; full=$(sel)
-WBERR_SHARD=1/3 run all 1; s1=$(sel)
-WBERR_SHARD=2/3 run all 1; s2=$(sel)
-WBERR_SHARD=3/3 run all 1; s3=$(sel)
-check "$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -v g6/001 | sort | tr '\n' ' ')" "$(echo $full | tr ' ' '\n' | grep -v g6/001 | sort | tr '\n' ' ')" \
-	"SHARD 1/3, 2/3, 3/3: their union is the unsharded selection"
+# `all` unsharded and as shards 1/3, 2/3, 3/3: $full, $s1, $s2, $s3, and
+# the union of the shards and the unsharded selection, self-sharding test aside
+three_shards() {
+	run all 1; full=$(sel)
+	WBERR_SHARD=1/3 run all 1; s1=$(sel)
+	WBERR_SHARD=2/3 run all 1; s2=$(sel)
+	WBERR_SHARD=3/3 run all 1; s3=$(sel)
+	union=$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -v g6/001 | sort | tr '\n' ' ')
+	unsharded=$(echo $full | tr ' ' '\n' | grep -v g6/001 | sort | tr '\n' ' ')
+}
+three_shards
+check "$union" "$unsharded" "SHARD 1/3, 2/3, 3/3: their union is the unsharded selection"
 check "$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -v g6/001 | sort | uniq -d | wc -l)|$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -c g6/001)" "0|3" \
 	"no test in two shards; the self-sharding test in each"
 check "$s1" "g1/001 g2/001 g3/002 g6/001 " \
@@ -351,12 +357,8 @@ mk g7/001 <<'X'
 # wberr-cost: 100
 echo "ok 1 - long"
 X
-run all 1; full=$(sel)
-WBERR_SHARD=1/3 run all 1; s1=$(sel)
-WBERR_SHARD=2/3 run all 1; s2=$(sel)
-WBERR_SHARD=3/3 run all 1; s3=$(sel)
-check "$(echo $s1 $s2 $s3 | tr ' ' '\n' | grep -v g6/001 | sort | tr '\n' ' ')|$s1" \
-	"$(echo $full | tr ' ' '\n' | grep -v g6/001 | sort | tr '\n' ' ')|g6/001 g7/001 " \
+three_shards
+check "$union|$s1" "$unsharded|g6/001 g7/001 " \
 	"a test of wberr-cost 100 (the others 5 each) has shard 1/3 to itself and the self-sharding test; the union is still the unsharded selection"
 rm -rf "$t/g7"
 WBERR_SHARD=4/3 run all 1; check "$rs|$(grep WBERR-ERROR "$tmp/stream")" "2|WBERR-ERROR bad shard 4/3" "a shard out of range is an error"
