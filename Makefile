@@ -105,6 +105,10 @@ else
 TIMEOUT_SCALE := 1
 GUEST_APPEND :=
 endif
+# File-system templates kept across boots (run-guest --templates): a
+# warm run restores each kind's mkfs output instead of running mkfs under
+# TCG (docs/measurements.md, "Templates kept across boots").
+TEMPLATE_ARGS := --templates $(BUILD)/fs-templates
 GUEST_TIMEOUT_ARGS = --timeout $$(( $${WBERR_TEST_TIMEOUT:-2400} * $(TIMEOUT_SCALE) )) \
 	--append "wberr_timeout_scale=$(TIMEOUT_SCALE) $(GUEST_APPEND)"
 
@@ -325,23 +329,23 @@ test-shard:
 		echo "[test] shard $(SHARD): results in $(RESULTS)")
 	@WBERR_SHARD=$(SHARD) $(TOP)/harness/tests/run-host-tests.sh $(RESULTS) || true
 	@$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(TEMPLATE_ARGS) $(SHARD_APPEND) \
 		--suites all --name suites || true
 	@if [ -n "$(call pmem_for,pmem)" ]; then \
 		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(TEMPLATE_ARGS) $(SHARD_APPEND) \
 		--suites pmem $(call hw_for,pmem) --name suites-pmem || true; fi
 	@if grep -qs '^# wberr-smp:' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
 		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) $(call hw_for,smp) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(TEMPLATE_ARGS) $(SHARD_APPEND) $(call hw_for,smp) \
 		--suites smp --smp 2 --name suites-smp2 || true; fi
 	@if grep -qsE '^# wberr-requires:(.* )?apps( |$$)' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
 		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) $(call hw_for,apps) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(TEMPLATE_ARGS) $(SHARD_APPEND) $(call hw_for,apps) \
 		--suites apps --apps $(APPS_IMG) --name suites-apps || true; fi
 	@if [ "$(KCONFIG)" = debug ]; then \
 		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(SHARD_APPEND) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(TEMPLATE_ARGS) $(SHARD_APPEND) \
 		--suites debug-controls --name debug-controls --expect-reports || true; fi
 	@$(TOP)/harness/report.sh $(RESULTS)
 
@@ -372,7 +376,7 @@ run-payload: tools
 run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} \
+		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} $(TEMPLATE_ARGS) \
 		--suites $(RUN_SUITES) $(strip $(RUN_PAYLOAD_ARGS)) $(call hw_for,$(RUN_SUITES)) --name run || true
 	@$(TOP)/harness/report.sh --summary $(RESULTS)
 

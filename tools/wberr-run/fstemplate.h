@@ -30,4 +30,17 @@ int fst_capture(int fd, uint64_t bytes, size_t max_data, struct fst *t);
 int fst_restore(int fd, const struct fst *t);
 void fst_free(struct fst *t);
 
+/*
+ * Templates kept across runs (WBERR_TEMPLATES, stack.h): one file per
+ * kind, "wberr-fst 1\n", the kind's key and a newline, the image's size
+ * and block count as two little-endian u64s, the block numbers, the
+ * blocks.  fst_save() writes @path through a temporary name and a rename,
+ * so a reader never sees half a file; fst_load() gives -ENOENT when
+ * there is none, -ESTALE when it was made for another key (two keys
+ * whose file names collide), -EINVAL when it is not such a file.  0 or
+ * -errno.
+ */
+int fst_save(const char *path, const char *key, const struct fst *t);
+int fst_load(const char *path, const char *key, size_t max_data, struct fst *t);
+
 #endif

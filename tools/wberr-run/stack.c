@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/fiemap.h>
@@ -84,17 +86,26 @@ static double mono_s(void)
  */
 #define TEMPLATES_MAX 32
 #define TEMPLATE_MAX_DATA (32u << 20)
+#define TEMPLATE_KEY_LEN (TEXT_LEN + 1024)
 static struct {
-	char key[TEXT_LEN + 512];
+	char key[TEMPLATE_KEY_LEN];
 	struct fst fst;
 } templates[TEMPLATES_MAX];
 static int ntemplates;
+
+/* the programs mkfs_binary() hashed in this run (a run has a few) */
+static struct {
+	char prog[64];
+	char id[600];
+} binaries[8];
+static int nbinaries;
 
 void stack_templates_reset(void)
 {
 	for (int i = 0; i < ntemplates; i++)
 		fst_free(&templates[i].fst);
 	ntemplates = 0;
+	nbinaries = 0;
 }
 
 int stack_kind_cmp(const struct instance *a, const struct instance *b)
@@ -195,6 +206,147 @@ static const char *mkfs_command(const struct stack *s)
 	return s->sc->dax ? wb_fs[s->fs].mkfs_dax : wb_fs[s->fs].mkfs;
 }
 
+/* the first line of a sysfs file into @v; -1 when unreadable */
+static int read_line(const char *path, char *v, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	int rc = f && fgets(v, (int)len, f) ? 0 : -1;
+
+	if (f)
+		fclose(f);
+	if (!rc)
+		v[strcspn(v, "\n")] = 0;
+	return rc;
+}
+
+/* the block device's queue limits that mkfs reads (its topology) */
+static void disk_geometry(const char *disk, char *buf, size_t len)
+{
+	static const char *const lim[] = { "logical_block_size", "physical_block_size", "minimum_io_size",
+					   "optimal_io_size", "discard_granularity", "discard_max_bytes",
+					   "write_zeroes_max_bytes", "rotational", "dax" };
+	char path[128], v[64];
+	struct stat st;
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (stat(disk, &st) || !S_ISBLK(st.st_mode))
+		return;
+	for (size_t i = 0; i < sizeof(lim) / sizeof(lim[0]) && n < len; i++) {
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/%s", major(st.st_rdev),
+			 minor(st.st_rdev), lim[i]);
+		if (read_line(path, v, sizeof(v)))
+			snprintf(v, sizeof(v), "?");
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", i ? "," : "", lim[i], v);
+	}
+}
+
+/* FNV-1a of a file's bytes into @h; -1 when unreadable */
+static int file_hash(const char *path, uint64_t *h)
+{
+	unsigned char buf[65536];
+	FILE *f = fopen(path, "rbe");
+	size_t n;
+
+	if (!f)
+		return -1;
+	*h = 0xcbf29ce484222325ull;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (size_t i = 0; i < n; i++)
+			*h = (*h ^ buf[i]) * 0x100000001b3ull;
+	fclose(f);
+	return 0;
+}
+
+/* @prog on PATH: "<path> <hash of its bytes>" into @buf, else "?" */
+static void mkfs_binary_find(const char *prog, char *buf, size_t len)
+{
+	const char *p = getenv("PATH");
+	char path[512];
+	uint64_t h;
+
+	snprintf(buf, len, "?");
+	for (const char *d = p ? p : "/usr/sbin:/usr/bin:/sbin:/bin"; *d;) {
+		size_t dl = strcspn(d, ":");
+
+		snprintf(path, sizeof(path), "%.*s/%s", (int)dl, d, prog);
+		if (!file_hash(path, &h)) {
+			snprintf(buf, len, "%s %016llx", path, (unsigned long long)h);
+			return;
+		}
+		d += dl + (d[dl] == ':');
+	}
+}
+
+/* the mkfs program (the command's first word, on PATH): its path and a
+ * hash of its bytes (not its mtime: every image gets new mtimes) */
+static void mkfs_binary(const char *mkfs, char *buf, size_t len)
+{
+	char prog[64];
+
+	snprintf(buf, len, "?");
+	if (sscanf(mkfs, "%63s", prog) != 1)
+		return;
+	for (int i = 0; i < nbinaries; i++)
+		if (!strcmp(binaries[i].prog, prog)) {
+			snprintf(buf, len, "%s", binaries[i].id);
+			return;
+		}
+	mkfs_binary_find(prog, buf, len);
+	if (nbinaries < (int)(sizeof(binaries) / sizeof(binaries[0]))) {
+		snprintf(binaries[nbinaries].prog, sizeof(binaries[0].prog), "%s", prog);
+		snprintf(binaries[nbinaries++].id, sizeof(binaries[0].id), "%s", buf);
+	}
+}
+
+/*
+ * What a kind's mkfs output depends on: the command and options, the disk
+ * and size (the template is restored straight on the disk), the disk's
+ * topology, the kernel (mkfs.btrfs picks its defaults by it) and the mkfs
+ * program.  Within a run only the first three change; kept across runs
+ * (WBERR_TEMPLATES) a template must not outlive any of them.
+ */
+static void template_key(const struct stack *s, const char *mkfs, uint64_t sectors, char *key, size_t klen)
+{
+	char geo[512], bin[600];
+	struct utsname u;
+
+	disk_geometry(s->disk, geo, sizeof(geo));
+	mkfs_binary(mkfs, bin, sizeof(bin));
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	snprintf(key, klen, "%s %s|%s|%llu|%s|%s %s|%s", mkfs, s->sc->mkfs_opts, s->disk,
+		 (unsigned long long)sectors, geo, u.release, u.version, bin);
+}
+
+/* WBERR_TEMPLATES's file for @key (FNV-1a of the key); 0 when none is set */
+static int template_path(const char *key, char *path, size_t len)
+{
+	const char *dir = getenv("WBERR_TEMPLATES");
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	if (!dir || !*dir)
+		return 0;
+	for (const char *c = key; *c; c++)
+		h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+	return (size_t)snprintf(path, len, "%s/%016llx.fst", dir, (unsigned long long)h) < len;
+}
+
+/* this run's template of @key, else one an earlier run kept; NULL when none */
+static const struct fst *template_find(const char *key)
+{
+	char path[1024];
+
+	for (int i = 0; i < ntemplates; i++)
+		if (!strcmp(templates[i].key, key))
+			return &templates[i].fst;
+	if (ntemplates == TEMPLATES_MAX || !template_path(key, path, sizeof(path)) ||
+	    fst_load(path, key, TEMPLATE_MAX_DATA, &templates[ntemplates].fst))
+		return NULL;
+	snprintf(templates[ntemplates].key, sizeof(templates[0].key), "%s", key);
+	return &templates[ntemplates++].fst;
+}
+
 /*
  * The template of this instance's kind into @key and, when one was made
  * already, restored on the disk (s->from_template).  A template lives on
@@ -213,10 +365,8 @@ static int template_restore(struct stack *s, const char *mkfs, uint64_t sectors,
 	/* a thin volume would be provisioned whole by the zeroing */
 	if (!mkfs || s->sc->lvm || (s->bk && s->bk->kind == WB_BK_THIN) || !templates_wanted())
 		return 0;
-	snprintf(key, klen, "%s %s|%s|%llu", mkfs, s->sc->mkfs_opts, s->disk, (unsigned long long)sectors);
-	for (int i = 0; i < ntemplates && !tpl; i++)
-		if (!strcmp(templates[i].key, key))
-			tpl = &templates[i].fst;
+	template_key(s, mkfs, sectors, key, klen);
+	tpl = template_find(key);
 	if (!tpl)
 		return 0;
 	fd = open(s->disk, O_RDWR | O_DIRECT | O_CLOEXEC);
@@ -271,7 +421,7 @@ static int stack_lvm(struct stack *s, char *reason, size_t rlen)
 static int make_fs(struct stack *s, const char *mkfs, uint64_t sectors, const char *key,
 		   char *reason, size_t rlen)
 {
-	char out[4096];
+	char out[4096], path[1024];
 	double t = mono_s();
 	int rc = run_cmd(out, sizeof(out), "%s %s %s", mkfs, s->sc->mkfs_opts, s->dev), fd;
 
@@ -283,6 +433,9 @@ static int make_fs(struct stack *s, const char *mkfs, uint64_t sectors, const ch
 		fd = open(s->disk, O_RDONLY | O_DIRECT | O_CLOEXEC);
 		if (fd >= 0 && !fst_capture(fd, sectors * 512, TEMPLATE_MAX_DATA, &templates[ntemplates].fst)) {
 			snprintf(templates[ntemplates].key, sizeof(templates[0].key), "%s", key);
+			/* kept for later runs; a run without it only pays mkfs again */
+			if (template_path(key, path, sizeof(path)))
+				fst_save(path, key, &templates[ntemplates].fst);
 			ntemplates++;
 		}
 		if (fd >= 0)
@@ -307,7 +460,7 @@ static int stack_backend(struct stack *s, char *reason, size_t rlen)
 
 int stack_setup(struct stack *s, char *reason, size_t rlen)
 {
-	char out[4096], key[TEXT_LEN + 512];
+	char out[4096], key[TEMPLATE_KEY_LEN];
 	uint64_t sectors = (uint64_t)s->sc->size_mb * 2048;
 	const char *mkfs = mkfs_command(s);
 	double t;

@@ -45,7 +45,11 @@ struct stack {
  * end.  The first mkfs of a kind (command, options, disk, size) is kept as
  * a template (fstemplate.h) and later instances of that kind get it back
  * on the disk instead of a new mkfs; WBERR_NO_TEMPLATE=1 makes every
- * instance run mkfs.  -1 with the reason in @reason. */
+ * instance run mkfs.  With WBERR_TEMPLATES=DIR a kind's first instance
+ * looks there for a template an earlier run kept, and a new template is
+ * kept there too (one file per kind; the key adds what makes a template
+ * stale across runs: the disk's topology, the kernel, the mkfs program).
+ * -1 with the reason in @reason. */
 int stack_setup(struct stack *s, char *reason, size_t rlen);
 /* forget the templates (a test's reset) */
 void stack_templates_reset(void);
