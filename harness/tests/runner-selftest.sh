@@ -4,7 +4,8 @@
 # propagation, timeout, oops detection, crash without verdict, QEMU failing
 # to start, TAP rebuilt from the stream after a crash, the results manifest
 # (the guest's joined with the runner's lines), the apps disk, the pmem,
-# the interactive shell's exit status and failures.
+# the interactive shell's exit status and failures, the templates kept
+# across boots.
 # TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +26,7 @@ check() {	# $1 observed, $2 expected, $3 description; the output on failure
 	tap_is "$1" "$2" "$3" || sed 's/^/# /' "$tmp/out"
 }
 
-tap_begin 37
+tap_begin 41
 run exit-0 --cmd true;  check "$status" 0 "guest command status 0 is returned"
 run exit-7 --cmd 'exit 7'; check "$status" 7 "guest command status 7 is returned unchanged"
 run oops --cmd true; check "$status" 126 "an oops on the console fails a command that exited 0"
@@ -135,6 +136,26 @@ start=$(date +%s)
 run hang --interactive --timeout 3
 check "$status/$(grep -c 'TIMEOUT after 3s' "$tmp/out")/$([ $(( $(date +%s) - start )) -lt 20 ] && echo fast)" 124/1/fast \
 	"--interactive --timeout 3: a hung guest is killed at the timeout, 124, as in the other modes"
+# --templates DIR: the kernel's templates go into the payload, the ones
+# the guest made come back into DIR/<kernel>/ and not into the results;
+# of the kernels' directories the 4 used last stay.
+tpl=$tmp/tpl
+mkdir -p "$tpl/old1" "$tpl/old2" "$tpl/old3" "$tpl/old4" "$tpl/old5"
+touch -d '2 days ago' "$tpl/old1"; touch -d '30 hours ago' "$tpl/old5"
+touch -d '24 hours ago' "$tpl/old2"; touch -d '20 hours ago' "$tpl/old3"; touch -d '10 hours ago' "$tpl/old4"
+export FAKE_QEMU_PAYLOAD_LIST=$tmp/payload-list
+rm -rf "$tmp/results"
+run templates --cmd true --templates "$tpl"
+kdir=$tpl/$(stat -L -c '%s-%Y' "$tmp/tree/vmlinux")
+check "$status/$(cat "$kdir/new.fst" 2>/dev/null)/$(ls "$tmp/results/fs-templates" 2>&1 | grep -c 'No such')" "0/new/1" \
+	"--templates: a template the guest made lands in DIR/<kernel>/, not in the results"
+check "$(grep -c '^./fs-templates/$' "$tmp/payload-list")/$(grep -c '\.fst$' "$tmp/payload-list")" "1/0" \
+	"--templates: the first boot's payload has an empty fs-templates/"
+run templates --cmd true --templates "$tpl"
+check "$(grep '\.fst$' "$tmp/payload-list")" "./fs-templates/new.fst" "--templates: the next boot's payload has the kept template"
+check "$(cd "$tpl" && ls -d */ | tr -d / | tr '\n' ' ')" "$(basename "$kdir") old2 old3 old4 " \
+	"--templates: the kernel directories used last stay (4), the older go"
+unset FAKE_QEMU_PAYLOAD_LIST
 out=$("$top/harness/report.sh" "$tmp/no-such-dir" 2>&1); status=$?
 check "$status/$(echo "$out" | tail -n 1)" "1/0 passed, 1 failed" \
 	"report.sh without results fails, and its last line is still the totals"
