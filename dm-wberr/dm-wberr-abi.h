@@ -28,7 +28,8 @@
  * device stacked above) and its submitter in D state: stay below the
  * default hung-task timeout (120 s).  It also bounds a waiter of a chain
  * of bios: the target holds bios for at most this long at a stretch
- * (dm-wberr.c, wberr_hold_until()).  The "release" message ends the wait
+ * (dm-wberr.c, wberr_hold_until(); the max_hold_secs parameter may lower
+ * it).  The "release" message ends the wait
  * and stops holding until the next resume.
  */
 #define WBERR_ABI_DELAY_MAX_MS		60000

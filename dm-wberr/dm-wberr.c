@@ -370,12 +370,13 @@ struct wberr_c {
 	u64 log_next;			/* seq of the next entry */
 	u64 log_first;			/* first seq still visible */
 
-	spinlock_t delay_lock;		/* protects the five below */
+	spinlock_t delay_lock;		/* protects the six below */
 	struct timerqueue_head held;	/* held bios, by expiry */
 	bool suspending;		/* presuspend .. resume: hold nothing */
 	bool released;			/* "release" .. resume: hold nothing */
 	u64 stretch_start;		/* see wberr_hold_until(); 0: none */
 	u64 stretch_end;
+	u64 stretch_len;		/* in jiffies, from max_hold_secs */
 	struct timer_list delay_timer;
 	struct work_struct delay_work;
 	struct workqueue_struct *wq;
@@ -1556,9 +1557,52 @@ static void wberr_trace_fault(struct wberr_c *wc, struct bio *bio,
 
 /*
  * How long a device may hold bios at a stretch, and how long it must have
- * held none before it starts another: the longest delay.
+ * held none before it starts another, in seconds: max_hold_secs, by
+ * default the longest delay (60 s).  It may only be lowered, so that the
+ * bound stays below the default hung-task timeout (120 s); a test that
+ * lowers hung_task_timeout_secs lowers it in proportion.  0 is refused
+ * rather than read as "hold nothing": "release" says that, per device.
  */
-#define WBERR_STRETCH_MS	WBERR_DELAY_MAX_MS
+#define WBERR_MAX_HOLD_SECS_DEFAULT	60
+static_assert(WBERR_MAX_HOLD_SECS_DEFAULT * MSEC_PER_SEC == WBERR_DELAY_MAX_MS);
+
+static unsigned int max_hold_secs = WBERR_MAX_HOLD_SECS_DEFAULT;
+
+/**
+ * wberr_set_max_hold_secs() - set max_hold_secs, if the value is sane
+ * @val: the new value, as written to the parameter (a newline may follow)
+ * @kp: the parameter
+ *
+ * Called at module load and for a write to
+ * /sys/module/dm_wberr/parameters/max_hold_secs.  A refused value changes
+ * nothing, and the kernel log says why.  A new value applies from the
+ * next stretch of each device on (wberr_hold_until()).
+ *
+ * Return: 0, or -EINVAL for a value that is not 1 to the default.
+ */
+static int wberr_set_max_hold_secs(const char *val,
+				   const struct kernel_param *kp)
+{
+	unsigned int secs;
+
+	if (kstrtouint(val, 0, &secs)) {
+		DMERR("max_hold_secs: '%.*s' refused: not a number of seconds",
+		      (int)strcspn(val, "\n"), val);
+		return -EINVAL;
+	}
+	if (secs < 1 || secs > WBERR_MAX_HOLD_SECS_DEFAULT) {
+		DMERR("max_hold_secs: %u refused: a device holds bios for 1 to %u s at a stretch",
+		      secs, WBERR_MAX_HOLD_SECS_DEFAULT);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, secs);
+	return 0;
+}
+
+static const struct kernel_param_ops wberr_max_hold_secs_ops = {
+	.set = wberr_set_max_hold_secs,
+	.get = param_get_uint,
+};
 
 /**
  * wberr_hold_until() - until when a bio may be held, if at all
@@ -1570,34 +1614,36 @@ static void wberr_trace_fault(struct wberr_c *wc, struct bio *bio,
  * bios, each sent when the one before it completed (an ext4 fsync waits
  * for its data, then for jbd2's journal blocks, an empty preflush and the
  * FUA commit record), and three 60 s holds in a row outlast the 120 s
- * hung-task timeout.  So the device holds bios for at most
- * WBERR_STRETCH_MS at a stretch.  A stretch starts with a hold when no bio
- * has been held for WBERR_STRETCH_MS; every bio held in it is finished by
- * its end, the bios after it are acted on at once until WBERR_STRETCH_MS
- * have passed since the last held one was due, and a new stretch may then
- * start.  A chain of bios sent one after the other is held for at most
- * WBERR_STRETCH_MS in all, and the device holds bios in at most half of
- * any period of 2 * WBERR_STRETCH_MS.  Nothing is held between presuspend
- * and resume, nor from "release" to the next resume.
+ * hung-task timeout.  So the device holds bios for at most max_hold_secs
+ * (the stretch's length, read when it starts) at a stretch.  A stretch
+ * starts with a hold when no bio has been held for the length of the last
+ * one; every bio held in it is finished by its end, the bios after it are
+ * acted on at once until that length has passed since the last held one
+ * was due, and a new stretch may then start.  A chain of bios sent one
+ * after the other is held for at most one stretch's length in all, and
+ * the device holds bios in at most half of any period of twice that.
+ * Nothing is held between presuspend and resume, nor from "release" to
+ * the next resume.
  *
  * Return: the expiry in get_jiffies_64() time, or 0 to act at once.
  */
 static u64 wberr_hold_until(struct wberr_c *wc, u64 now, unsigned int ms)
 {
-	u64 len = msecs_to_jiffies(WBERR_STRETCH_MS);
 	/* +1: the current jiffy may be almost over; never fire early */
 	u64 until = now + msecs_to_jiffies(ms) + 1;
 
 	lockdep_assert_held(&wc->delay_lock);
 	if (wc->suspending || wc->released)
 		return 0;
-	if (!wc->stretch_start || now > wc->stretch_end + len) {
+	if (!wc->stretch_start ||
+	    now > wc->stretch_end + wc->stretch_len) {
 		wc->stretch_start = now;
 		wc->stretch_end = now;
+		wc->stretch_len = (u64)READ_ONCE(max_hold_secs) * HZ;
 	}
-	if (now >= wc->stretch_start + len + 1)
+	if (now >= wc->stretch_start + wc->stretch_len + 1)
 		return 0;
-	until = min(until, wc->stretch_start + len + 1);
+	until = min(until, wc->stretch_start + wc->stretch_len + 1);
 	wc->stretch_end = max(wc->stretch_end, until);
 	return until;
 }
@@ -2982,7 +3028,7 @@ static size_t wberr_dax_recovery_write(struct dm_target *ti, pgoff_t pgoff,
 
 static struct target_type wberr_target = {
 	.name		 = "wberr",
-	.version	 = {1, 5, 0},
+	.version	 = {1, 6, 0},
 	.features	 = DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = wberr_ctr,
@@ -3019,6 +3065,10 @@ static void __exit dm_wberr_exit(void)
 
 module_init(dm_wberr_init);
 module_exit(dm_wberr_exit);
+
+module_param_cb(max_hold_secs, &wberr_max_hold_secs_ops, &max_hold_secs, 0644);
+MODULE_PARM_DESC(max_hold_secs, "Longest a device holds bios at a stretch, in seconds: 1 to the default, "
+		 __stringify(WBERR_MAX_HOLD_SECS_DEFAULT));
 
 MODULE_DESCRIPTION(DM_NAME " target failing chosen bios with a chosen blk_status_t");
 MODULE_LICENSE("GPL");
