@@ -5,7 +5,7 @@
  * runs of about equal cost.  Contiguous, so that a shard pays the first
  * mkfs of few kinds; by cost, because a program instance takes from 1 s
  * (LMDB) to 15 s (PostgreSQL) under TCG: a scenario's `cost:` (schema.h,
- * default 1; docs/measurements.md, "Shards by cost").
+ * default 1; docs/measurements.md, "wberr-run --shard by cost").
  */
 #ifndef WBERR_SHARD_H
 #define WBERR_SHARD_H
