@@ -60,8 +60,9 @@ KMOD_SRC  := $(BUILD)/kmod-$(KSTEM)
 MODDIR    := $(BUILD)/modules-$(KSTEM)
 # make test SHARD=I/N: a deterministic 1/N of every suite's work (the host
 # tests and each guest boot's tests by position, k % N == I-1; the scenario
-# library's instances in N equal runs ordered by file-system kind,
-# wberr-run --shard), into a results directory of its own;
+# library's and the apps boot's instances in N runs of about equal cost
+# ordered by file-system kind, wberr-run --shard), into a results
+# directory of its own;
 # harness/merge-shards.sh makes one report of the N (README, "Shards").
 SHARD     ?=
 ifneq ($(SHARD),)

@@ -3,8 +3,9 @@
 # run-suites and the host's run-host-tests.sh): of a list in a fixed
 # order, shard I keeps the items at positions k (0-based) with
 # k % N == I-1, so N shards hold every item exactly once.  (wberr-run
-# --shard cuts the scenario instances into N equal runs by file-system
-# kind instead, so that a shard makes the mkfs templates of few kinds.)
+# --shard cuts the scenario instances into N contiguous runs of about equal
+# cost by file-system kind instead, so that a shard makes the mkfs
+# templates of few kinds.)
 #
 #   shard_parse SPEC    SPEC is I/N, or empty for the whole list (1/1):
 #                       sets shard_i and shard_n; 1 (and a reason on

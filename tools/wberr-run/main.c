@@ -9,6 +9,7 @@
 #include "wb_names.h"
 #include "parse.h"
 #include "replay.h"
+#include "shard.h"
 #include "stack.h"
 #include "report.h"
 #include "sys.h"
@@ -24,9 +25,10 @@
 
 /*
  * make test SHARD=I/N: the selection in template-kind order
- * (stack_kind_cmp()) cut into N runs of equal length, so that a shard
- * pays the first mkfs of few kinds, not of all; shard I takes run I, in
- * --list order.
+ * (stack_kind_cmp()) cut into N contiguous runs of about equal cost
+ * (shard.h: each instance its scenario's `cost:`), so that a shard pays
+ * the first mkfs of few kinds, not of all, and no shard gets all of
+ * PostgreSQL's 15 s instances; shard I takes run I, in --list order.
  */
 static int cmp_kind(const void *pa, const void *pb)
 {
@@ -50,9 +52,18 @@ static int cmp_list_order(const void *pa, const void *pb)
 /* Keeps shard @i of @n of @sel[0..@nsel) in @sel; returns its length. */
 static int shard_select(struct instance **sel, int nsel, int i, int n)
 {
-	int lo = (int)((long)nsel * (i - 1) / n), hi = (int)((long)nsel * i / n);
+	unsigned *cost = calloc((size_t)nsel + 1, sizeof(*cost));
+	int lo, hi;
 
+	if (!cost) {
+		fprintf(stderr, "wberr-run: out of memory\n");
+		exit(2);
+	}
 	qsort(sel, (size_t)nsel, sizeof(*sel), cmp_kind);
+	for (int k = 0; k < nsel; k++)
+		cost[k] = sel[k]->sc->cost_s;
+	shard_run(cost, nsel, i, n, &lo, &hi);
+	free(cost);
 	memmove(sel, sel + lo, (size_t)(hi - lo) * sizeof(*sel));
 	qsort(sel, (size_t)(hi - lo), sizeof(*sel), cmp_list_order);
 	return hi - lo;
@@ -71,10 +82,12 @@ static const struct opt {
 	{ "filter", "GLOB", 'f', 0, "run only instances whose id matches GLOB or equals it;\n"
 	  "repeatable, and one GLOB may hold several separated by\ncommas or spaces (ids contain neither)" },
 	{ "seed", "N", 's', 0, "PRNG seed for the wberr table (default 1)" },
-	{ "shard", "I/N", 'S', 0, "only the I-th of N equal runs of the selection ordered by\n"
-	  "file-system kind (fs, dax, size, mkfs options, LVM), in\n"
-	  "--list order: N shards make the whole selection, each\n"
-	  "instance in exactly one, each shard few kinds to mkfs\n(make test SHARD=)" },
+	{ "shard", "I/N", 'S', 0, "only the I-th of N runs of about equal cost (each\n"
+	  "instance its scenario's cost:, default 1 s) of the\n"
+	  "selection ordered by file-system kind (fs, dax, size,\n"
+	  "mkfs options, LVM), in --list order: N shards make the\n"
+	  "whole selection, each instance in exactly one, each shard\n"
+	  "few kinds to mkfs (make test SHARD=)" },
 	{ "results", "DIR", 'r', 0, "write summary.txt, results.json, errno-fidelity.{md,csv},\n"
 	  "programs/<id>/ and content-after-failure.{md,csv} there" },
 	{ "disk", "DEV", 'd', 0, "scratch disk (default: first of $WBERR_DISKS)" },

@@ -19,7 +19,8 @@ shards=$(for i in 1 2 3; do "$OUT/wberr-run" --list --shard $i/3 "$TOP/scenarios
 [ -n "$full" ] && [ "$shards" = "$full" ]
 tap_ok $? "--shard 1/3, 2/3, 3/3: each of the $(printf '%s\n' "$full" | wc -l) instances in exactly one shard" ||
 	printf '%s\n' "$full" "$shards" | sort | uniq -c | awk '$1 != 2 { print "  # " $0 }'
-# Equal runs of the selection in kind order: each boundary between shards
+# Contiguous runs of the selection in kind order (of about equal cost:
+# test_shard checks the cut itself): each boundary between shards
 # splits at most one file system's instances (on one backend: an id ends
 # in @<backend> off dm-wberr), so the shards' kinds add up to at most the
 # library's plus N - 1 (taking every third would give each shard nearly

@@ -186,9 +186,11 @@ static void test_refusals(void)
 		"t.yaml:3:12: data_mode: data_mode applies to ext4 only", "data_mode on xfs");
 	refuses("name: x\nfs: ext4\nsize_mb: 10\nsteps: [{op: sync}]\n",
 		"t.yaml:3:10: size_mb: size_mb must be 64..4096", "a tiny device");
+	refuses("name: x\nfs: ext4\ncost: 0\nsteps: [{op: sync}]\n",
+		"t.yaml:3:7: cost: cost must be 1..3600", "a cost of 0 s (--shard weighs every instance)");
 	refuses("name: x\nfs: ext4\nstep: []\n",
 		"t.yaml:3:1: step: unknown key 'step' (allowed: name, description, guarantee, fs, data_mode, "
-		"mkfs_options, mount_options, size_mb, backend, pool_mb, stack, dax, oracle, fidelity, matrix, steps, program)",
+		"mkfs_options, mount_options, size_mb, backend, pool_mb, stack, dax, oracle, fidelity, cost, matrix, steps, program)",
 		"an unknown scenario key");
 	refuses("name: x\nfs: ext4\nsteps:\n  - {op: fsync, fd: a, fd: b}\n",
 		"t.yaml:4:24: steps[0].fd: duplicate key", "a duplicate key");
