@@ -374,9 +374,9 @@ struct wberr_c {
 	struct timerqueue_head held;	/* held bios, by expiry */
 	bool suspending;		/* presuspend .. resume: hold nothing */
 	bool released;			/* "release" .. resume: hold nothing */
-	u64 stretch_start;		/* see wberr_hold_until(); 0: none */
-	u64 stretch_end;
-	u64 stretch_len;		/* in jiffies, from max_hold_secs */
+	u64 stretch_start;		/* ktime_get() ns; 0: none */
+	u64 stretch_end;		/* ktime_get() ns (wberr_hold_until()) */
+	u64 stretch_len;		/* ns, from max_hold_secs */
 	struct timer_list delay_timer;
 	struct work_struct delay_work;
 	struct workqueue_struct *wq;
@@ -384,7 +384,7 @@ struct wberr_c {
 
 /* Per-bio state of a bio a rule fired for. */
 struct wberr_bio {
-	/* on wberr_c.held while held; expires in get_jiffies_64() time */
+	/* on wberr_c.held while held; expires in ktime_get() time */
 	struct timerqueue_node node;
 	unsigned long acct_start;	/* jiffies, from wberr_acct_start() */
 	bool acct;
@@ -1472,6 +1472,21 @@ static void wberr_finish(struct wberr_c *wc, struct bio *bio,
 	}
 }
 
+/*
+ * Arm the delay timer for a held bio expiring at @expires (ktime_get()
+ * ns).  The timer counts jiffies, and jiffies may lag the clock when
+ * ticks come late (a loaded host under TCG: a 3000 ms hold measured 2998
+ * ms), so the timer may fire before @expires; wberr_release_delayed()
+ * then finds the bio not yet expired and arms the timer again.
+ */
+static void wberr_arm_delay_timer(struct wberr_c *wc, ktime_t expires,
+				  ktime_t now)
+{
+	u64 left = expires > now ? expires - now : 0;
+
+	timer_reduce(&wc->delay_timer, jiffies + nsecs_to_jiffies(left) + 1);
+}
+
 static struct bio *wberr_held_bio(struct timerqueue_node *node)
 {
 	return dm_bio_from_per_bio_data(container_of(node, struct wberr_bio,
@@ -1498,7 +1513,7 @@ static void wberr_release_delayed(struct wberr_c *wc, bool all)
 	struct bio_list done = BIO_EMPTY_LIST;
 	struct timerqueue_node *node;
 	struct timerqueue_head taken;
-	ktime_t now = get_jiffies_64();
+	ktime_t now = ktime_get();
 	struct bio *bio;
 
 	timerqueue_init_head(&taken);
@@ -1513,8 +1528,7 @@ static void wberr_release_delayed(struct wberr_c *wc, bool all)
 			bio_list_add(&done, wberr_held_bio(node));
 		}
 		if (node)
-			timer_reduce(&wc->delay_timer,
-				     (unsigned long)node->expires);
+			wberr_arm_delay_timer(wc, node->expires, now);
 	}
 	spin_unlock_irq(&wc->delay_lock);
 
@@ -1607,7 +1621,7 @@ static const struct kernel_param_ops wberr_max_hold_secs_ops = {
 /**
  * wberr_hold_until() - until when a bio may be held, if at all
  * @wc: target context, delay_lock held
- * @now: get_jiffies_64()
+ * @now: ktime_get()
  * @ms: the rule's delay
  *
  * A bound per bio does not bound a waiter: it often waits for a chain of
@@ -1625,12 +1639,15 @@ static const struct kernel_param_ops wberr_max_hold_secs_ops = {
  * Nothing is held between presuspend and resume, nor from "release" to
  * the next resume.
  *
- * Return: the expiry in get_jiffies_64() time, or 0 to act at once.
+ * The clock is ktime_get()'s, as CLOCK_MONOTONIC in userspace: a bio is
+ * held at least @ms by the clock its submitter reads (the timer's jiffies
+ * only wake wberr_release_delayed(), which checks the clock).
+ *
+ * Return: the expiry in ktime_get() ns, or 0 to act at once.
  */
 static u64 wberr_hold_until(struct wberr_c *wc, u64 now, unsigned int ms)
 {
-	/* +1: the current jiffy may be almost over; never fire early */
-	u64 until = now + msecs_to_jiffies(ms) + 1;
+	u64 until = now + (u64)ms * NSEC_PER_MSEC;
 
 	lockdep_assert_held(&wc->delay_lock);
 	if (wc->suspending || wc->released)
@@ -1639,11 +1656,11 @@ static u64 wberr_hold_until(struct wberr_c *wc, u64 now, unsigned int ms)
 	    now > wc->stretch_end + wc->stretch_len) {
 		wc->stretch_start = now;
 		wc->stretch_end = now;
-		wc->stretch_len = (u64)READ_ONCE(max_hold_secs) * HZ;
+		wc->stretch_len = (u64)READ_ONCE(max_hold_secs) * NSEC_PER_SEC;
 	}
-	if (now >= wc->stretch_start + wc->stretch_len + 1)
+	if (now >= wc->stretch_start + wc->stretch_len)
 		return 0;
-	until = min(until, wc->stretch_start + wc->stretch_len + 1);
+	until = min(until, wc->stretch_start + wc->stretch_len);
 	wc->stretch_end = max(wc->stretch_end, until);
 	return until;
 }
@@ -1671,7 +1688,7 @@ static bool wberr_hold(struct wberr_c *wc, struct bio *bio,
 	u64 now, until;
 
 	spin_lock_irqsave(&wc->delay_lock, flags);
-	now = get_jiffies_64();
+	now = ktime_get();
 	until = wberr_hold_until(wc, now, ms);
 	if (!until) {
 		spin_unlock_irqrestore(&wc->delay_lock, flags);
@@ -1679,13 +1696,11 @@ static bool wberr_hold(struct wberr_c *wc, struct bio *bio,
 	}
 	if (trace_wberr_fault_enabled())
 		wberr_trace_fault(wc, bio, id, class, wb->action, wb->status,
-				  until == now + msecs_to_jiffies(ms) + 1 ? ms :
-				  jiffies_to_msecs(until - now));
-	/* the timer takes the low bits of the 64-bit key, as jiffies are */
+				  div_u64(until - now, NSEC_PER_MSEC));
 	timerqueue_init(&wb->node);
 	wb->node.expires = until;
 	timerqueue_add(&wc->held, &wb->node);
-	timer_reduce(&wc->delay_timer, (unsigned long)until);
+	wberr_arm_delay_timer(wc, until, now);
 	spin_unlock_irqrestore(&wc->delay_lock, flags);
 	return true;
 }
