@@ -327,18 +327,24 @@ say "check: $(elf_count "$dir/root") ELF files, $nneeded DT_NEEDED entries, all 
 # postgresql.conf (compared 2026-12-07): TZ=UTC0 is what initdb picks in
 # the guest, which has no tzdata (guest/apps-env).  As nobody: initdb
 # refuses to run as root.  Readable by all, so that uid 1000 can copy it.
+# nobody may not reach into the cache (CI's is a mktemp -d, mode 0700), so
+# initdb runs from a copy of the root in a directory of its own.
 step "make a PostgreSQL cluster with initdb" "$dir/initdb.log"
 pgt=$dir/root/usr/share/wberr/pgdata
-rm -rf "$dir/initdb" "$pgt"
-mkdir -p "$dir/initdb" "${pgt%/*}" && chown 65534:65534 "$dir/initdb" || die "cannot make $dir/initdb"
+rm -rf "$pgt"
+mkdir -p "${pgt%/*}" || die "cannot make ${pgt%/*}"
+pgstage=$(mktemp -d "${TMPDIR:-/tmp}/wberr-initdb.XXXXXX") || die "cannot make a directory for initdb"
+errtrap_cleanup 'rm -rf "$pgstage"'
+chmod 0755 "$pgstage" && cp -a "$dir/root" "$pgstage/root" && mkdir "$pgstage/out" &&
+	chown 65534:65534 "$pgstage/out" || die "cannot copy the root to $pgstage for initdb"
 env -i PATH=/usr/bin:/bin TZ=UTC0 LC_ALL=C \
-	LD_LIBRARY_PATH="$dir/root/usr/lib/x86_64-linux-gnu:$dir/root/lib/x86_64-linux-gnu" \
+	LD_LIBRARY_PATH="$pgstage/root/usr/lib/x86_64-linux-gnu:$pgstage/root/lib/x86_64-linux-gnu" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$dir/root/usr/lib/postgresql/15/bin/initdb" -N -D "$dir/initdb/pgdata" \
+	"$pgstage/root/usr/lib/postgresql/15/bin/initdb" -N -D "$pgstage/out/pgdata" \
 	-U postgres --locale=C -E UTF8 -A trust > "$dir/initdb.log" 2>&1 ||
 	die "initdb of the PostgreSQL cluster failed: $(tail -n 3 "$dir/initdb.log" | tr '\n' ' ')"
-mv "$dir/initdb/pgdata" "$pgt" && rmdir "$dir/initdb" &&
-	chown -R 0:0 "$pgt" && chmod -R a+rX "$pgt" || die "cannot move the cluster to $pgt"
+cp -R "$pgstage/out/pgdata" "$pgt" && chmod -R a+rX "$pgt" || die "cannot copy the cluster to $pgt"
+rm -rf "$pgstage"
 root_kb=$(du -sk "$dir/root" | cut -f1)
 nfiles=$(find "$dir/root" | wc -l)
 say "PostgreSQL cluster: $(du -sk "$pgt" | cut -f1) KiB in ${pgt#"$dir/root"}"
