@@ -206,17 +206,15 @@ static const char *mkfs_command(const struct stack *s)
 	return s->sc->dax ? wb_fs[s->fs].mkfs_dax : wb_fs[s->fs].mkfs;
 }
 
-/* the first line of a sysfs file into @v; -1 when unreadable */
-static int read_line(const char *path, char *v, size_t len)
+/* FNV-1a: names a template's file, and identifies a mkfs program */
+static uint64_t fnv1a(const void *p, size_t n)
 {
-	FILE *f = fopen(path, "re");
-	int rc = f && fgets(v, (int)len, f) ? 0 : -1;
+	const unsigned char *b = p;
+	uint64_t h = 0xcbf29ce484222325ull;
 
-	if (f)
-		fclose(f);
-	if (!rc)
-		v[strcspn(v, "\n")] = 0;
-	return rc;
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
 }
 
 /* the block device's queue limits that mkfs reads (its topology) */
@@ -225,7 +223,7 @@ static void disk_geometry(const char *disk, char *buf, size_t len)
 	static const char *const lim[] = { "logical_block_size", "physical_block_size", "minimum_io_size",
 					   "optimal_io_size", "discard_granularity", "discard_max_bytes",
 					   "write_zeroes_max_bytes", "rotational", "dax" };
-	char path[128], v[64];
+	char path[128], *v;
 	struct stat st;
 	size_t n = 0;
 
@@ -235,43 +233,29 @@ static void disk_geometry(const char *disk, char *buf, size_t len)
 	for (size_t i = 0; i < sizeof(lim) / sizeof(lim[0]) && n < len; i++) {
 		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/%s", major(st.st_rdev),
 			 minor(st.st_rdev), lim[i]);
-		if (read_line(path, v, sizeof(v)))
-			snprintf(v, sizeof(v), "?");
-		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", i ? "," : "", lim[i], v);
+		v = wb_read_file(path, NULL);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%.*s", i ? "," : "", lim[i],
+				      v ? (int)strcspn(v, "\n") : 1, v ? v : "?");
+		free(v);
 	}
-}
-
-/* FNV-1a of a file's bytes into @h; -1 when unreadable */
-static int file_hash(const char *path, uint64_t *h)
-{
-	unsigned char buf[65536];
-	FILE *f = fopen(path, "rbe");
-	size_t n;
-
-	if (!f)
-		return -1;
-	*h = 0xcbf29ce484222325ull;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		for (size_t i = 0; i < n; i++)
-			*h = (*h ^ buf[i]) * 0x100000001b3ull;
-	fclose(f);
-	return 0;
 }
 
 /* @prog on PATH: "<path> <hash of its bytes>" into @buf, else "?" */
 static void mkfs_binary_find(const char *prog, char *buf, size_t len)
 {
 	const char *p = getenv("PATH");
-	char path[512];
-	uint64_t h;
+	char path[512], *bytes;
+	size_t n;
 
 	snprintf(buf, len, "?");
 	for (const char *d = p ? p : "/usr/sbin:/usr/bin:/sbin:/bin"; *d;) {
 		size_t dl = strcspn(d, ":");
 
 		snprintf(path, sizeof(path), "%.*s/%s", (int)dl, d, prog);
-		if (!file_hash(path, &h)) {
-			snprintf(buf, len, "%s %016llx", path, (unsigned long long)h);
+		bytes = wb_read_file(path, &n);
+		if (bytes) {
+			snprintf(buf, len, "%s %016llx", path, (unsigned long long)fnv1a(bytes, n));
+			free(bytes);
 			return;
 		}
 		d += dl + (d[dl] == ':');
@@ -323,13 +307,11 @@ static void template_key(const struct stack *s, const char *mkfs, uint64_t secto
 static int template_path(const char *key, char *path, size_t len)
 {
 	const char *dir = getenv("WBERR_TEMPLATES");
-	uint64_t h = 0xcbf29ce484222325ull;
 
 	if (!dir || !*dir)
 		return 0;
-	for (const char *c = key; *c; c++)
-		h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
-	return (size_t)snprintf(path, len, "%s/%016llx.fst", dir, (unsigned long long)h) < len;
+	return (size_t)snprintf(path, len, "%s/%016llx.fst", dir,
+				(unsigned long long)fnv1a(key, strlen(key))) < len;
 }
 
 /* this run's template of @key, else one an earlier run kept; NULL when none */
