@@ -378,11 +378,42 @@ run-payload: tools
 	@$(TOP)/harness/run-payload.sh --wberr-run $(GUEST_BIN)/wberr-run --out $(RUN_PAYLOAD) \
 		--library $(TOP)/scenarios $(if $(strip $(FILTER)),--filter '$(strip $(FILTER))') $(strip $(SCENARIOS))
 
+# make run as RUN_JOBS boots at once (default 2 on a host of two or more
+# cores, else 1): each runs its shard of the tests and of the scenario
+# instances (wberr-run --shard: runs of about equal cost) into a results
+# directory of its own, and harness/merge-run.sh makes them one run in
+# $(RESULTS): wberr-run --merge writes the summary and the tables of the
+# whole selection from their results.json, for the selection the host
+# names the same way (RUN_SELECTION: the library without programs/, as
+# tests/scenarios/001 takes it, or SCENARIOS; FILTER).  One boot uses one
+# of the host's cores (docs/measurements.md, "make run on two boots").
+RUN_JOBS ?= $(if $(filter 1,$(DEFAULT_JOBS)),1,2)
+ifneq ($(shell echo '$(RUN_JOBS)' | grep -xE '[1-9]'),$(RUN_JOBS))
+$(error RUN_JOBS=$(RUN_JOBS): say a number of boots from 1 to 9)
+endif
+RUN_SELECTION := $(if $(FILTER),--filter '$(strip $(FILTER))') \
+	$(or $(strip $(SCENARIOS)),$(filter-out %/programs/,$(sort $(wildcard $(TOP)/scenarios/*/))))
+RUN_GUEST = $(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
+	--timeout $${WBERR_RUN_TIMEOUT:-1800} $(TEMPLATE_ARGS) --suites $(RUN_SUITES) \
+	$(strip $(RUN_PAYLOAD_ARGS)) $(call hw_for,$(RUN_SUITES)) --name run
+RUN_SHARD_DIR = $(RESULTS)-run-shard-$(1)-of-$(RUN_JOBS)
+
 run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
-	@$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) --timeout $${WBERR_RUN_TIMEOUT:-1800} $(TEMPLATE_ARGS) \
-		--suites $(RUN_SUITES) $(strip $(RUN_PAYLOAD_ARGS)) $(call hw_for,$(RUN_SUITES)) --name run || true
+ifeq ($(RUN_JOBS),1)
+	@$(RUN_GUEST) --results $(RESULTS) || true
+else
+	@. $(TOP)/lib/sh/manifest.sh; pids=; \
+	for i in $$(seq 1 $(RUN_JOBS)); do \
+		d=$(call RUN_SHARD_DIR,$$i); rm -rf $$d; mkdir -p $$d; echo $$i/$(RUN_JOBS) > $$d/shard; \
+		manifest_add $$d shard shard - host; \
+		{ $(RUN_GUEST) --results $$d --append wberr_shard=$$i/$(RUN_JOBS) || true; } 2>&1 | \
+			sed -u "s|^|[$$i/$(RUN_JOBS)] |" & pids="$$pids $$!"; \
+	done; \
+	for p in $$pids; do wait $$p; done
+	@$(TOP)/harness/merge-run.sh --wberr-run $(GUEST_BIN)/wberr-run $(RESULTS) \
+		$(foreach i,$(shell seq 1 $(RUN_JOBS)),$(call RUN_SHARD_DIR,$(i))) -- $(RUN_SELECTION)
+endif
 	@$(TOP)/harness/report.sh --summary $(RESULTS)
 
 # make report-card: the fsync report card.  `make run` over the program
@@ -394,9 +425,11 @@ run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 CARD_SCENARIOS ?= scenarios/programs
 CARD_RESULTS := $(BUILD)/results-card
 .PHONY: report-card
+# One boot (RUN_JOBS=1): the card names each row's evidence directory,
+# programs/<id>/, at the top of its results.
 report-card:
 	@WBERR_RUN_TIMEOUT=$${WBERR_RUN_TIMEOUT:-5400} \
-		$(MAKE) --no-print-directory run SCENARIOS='$(CARD_SCENARIOS)' RESULTS=$(CARD_RESULTS)
+		$(MAKE) --no-print-directory run RUN_JOBS=1 SCENARIOS='$(CARD_SCENARIOS)' RESULTS=$(CARD_RESULTS)
 	@python3 $(TOP)/harness/report_card.py --results $(CARD_RESULTS) --names $(BUILD)/lib/wberr-names \
 		--md $(TOP)/docs/report-card.md --csv $(TOP)/docs/report-card.csv \
 		--command "make report-card$(if $(strip $(FILTER)), FILTER='$(strip $(FILTER))')"

@@ -4,7 +4,7 @@
 # One report from the results of `make test SHARD=I/N`, I = 1..N, run on one
 # machine or on N (a CI matrix, README "Shards"):
 #
-#   harness/merge-shards.sh OUT_DIR SHARD_RESULTS_DIR...
+#   harness/merge-shards.sh [--no-report] OUT_DIR SHARD_RESULTS_DIR...
 #
 # Each SHARD_RESULTS_DIR is one shard's results directory as make test left
 # it (build/results-shard-I-of-N), with the file `shard` that says I/N and
@@ -13,7 +13,8 @@
 # TAP files (those its manifest lists) as <suite>.shard-I.tap (the same
 # suite runs in several shards), all its files under shard-I/, a manifest
 # of those, and then what report.sh makes of the TAP files: one junit.xml
-# and the last line `N passed, N failed[, N skipped]`.
+# and the last line `N passed, N failed[, N skipped]`.  --no-report stops
+# before report.sh (harness/merge-run.sh adds the run's summary first).
 set -uo pipefail
 . "$(cd "$(dirname "$0")/.." && pwd)/lib/sh/errtrap.sh"
 . "$(cd "$(dirname "$0")/.." && pwd)/lib/sh/shard.sh"
@@ -21,7 +22,9 @@ set -uo pipefail
 errtrap_init merge-shards
 here=$(cd "$(dirname "$0")" && pwd)
 
-[ $# -ge 2 ] || die "usage: merge-shards.sh OUT_DIR SHARD_RESULTS_DIR..."
+report=1
+[ "${1:-}" = --no-report ] && { report=0; shift; }
+[ $# -ge 2 ] || die "usage: merge-shards.sh [--no-report] OUT_DIR SHARD_RESULTS_DIR..."
 out=$1
 shift
 
@@ -60,4 +63,4 @@ for d in "$@"; do
 	done < <(manifest_lines "$d" 'tap/*')
 done
 say "$n shards from $# directories into $out"
-exec "$here/report.sh" "$out"
+[ "$report" = 0 ] || exec "$here/report.sh" "$out"

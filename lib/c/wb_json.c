@@ -26,7 +26,24 @@ static size_t utf8_len(const unsigned char *p)
 	return n;
 }
 
-/* a JSON string: quotes, backslashes and controls escaped, bad UTF-8 as U+FFFD */
+/*
+ * The code point at @p when it is valid UTF-8 that YAML would not keep
+ * as it is inside a quoted scalar (results_read() reads results.json
+ * with libyaml): the C1 controls (NEL a line break), the line and
+ * paragraph separators, U+FFFE and U+FFFF; else 0.
+ */
+static size_t yaml_unsafe(const unsigned char *p)
+{
+	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		return p[1];
+	if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+		return 0x2000 | (p[2] & 0x3f);
+	if (p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf))
+		return 0xffc0 | (p[2] & 0x3f);
+	return 0;
+}
+
+/* a JSON string: quotes, backslashes and controls (C0, DEL, C1) escaped, bad UTF-8 as U+FFFD */
 void wb_json_str(FILE *out, const char *str)
 {
 	const unsigned char *p = (const unsigned char *)(str ? str : "");
@@ -40,10 +57,13 @@ void wb_json_str(FILE *out, const char *str)
 	while (*p) {
 		if (*p == '"' || *p == '\\') {
 			fprintf(out, "\\%c", *p++);
-		} else if (*p < 0x20) {
+		} else if (*p < 0x20 || *p == 0x7f) {
 			fprintf(out, "\\u%04x", *p++);
 		} else if (*p < 0x80) {
 			fputc(*p++, out);
+		} else if ((n = yaml_unsafe(p))) {
+			fprintf(out, "\\u%04x", (unsigned)n);
+			p += n < 0x800 ? 2 : 3;
 		} else if ((n = utf8_len(p))) {
 			fwrite(p, 1, n, out);
 			p += n;

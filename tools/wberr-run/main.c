@@ -9,6 +9,7 @@
 #include "wb_names.h"
 #include "parse.h"
 #include "replay.h"
+#include "results_read.h"
 #include "shard.h"
 #include "stack.h"
 #include "report.h"
@@ -61,7 +62,7 @@ static int shard_select(struct instance **sel, int nsel, int i, int n)
 	}
 	qsort(sel, (size_t)nsel, sizeof(*sel), cmp_kind);
 	for (int k = 0; k < nsel; k++)
-		cost[k] = sel[k]->sc->cost_s;
+		cost[k] = sel[k]->sc->cost_s ? 10 * sel[k]->sc->cost_s : SHARD_UNSAID_TENTHS;
 	shard_run(cost, nsel, i, n, &lo, &hi);
 	free(cost);
 	memmove(sel, sel + lo, (size_t)(hi - lo) * sizeof(*sel));
@@ -83,7 +84,7 @@ static const struct opt {
 	  "repeatable, and one GLOB may hold several separated by\ncommas or spaces (ids contain neither)" },
 	{ "seed", "N", 's', 0, "PRNG seed for the wberr table (default 1)" },
 	{ "shard", "I/N", 'S', 0, "only the I-th of N runs of about equal cost (each\n"
-	  "instance its scenario's cost:, default 1 s) of the\n"
+	  "instance its scenario's cost:, without one 0.2 s) of the\n"
 	  "selection ordered by file-system kind (fs, dax, size,\n"
 	  "mkfs options, LVM), in --list order: N shards make the\n"
 	  "whole selection, each instance in exactly one, each shard\n"
@@ -102,6 +103,10 @@ static const struct opt {
 	{ "evidence-failed", "DIR", 'E', 1, "the same, keeping only the instances that failed" },
 	{ "replay", "DIR", 'R', 1, "judge recorded evidence again (one instance's directory or\n"
 	  "an --evidence DIR): TAP, exit 1 on a cross-check failure,\n2 on unreadable evidence" },
+	{ "merge", "DIR", 'M', 1, "no run: the summary and tables (--results) of the\n"
+	  "selection from the results.json that runs of its shards\n"
+	  "wrote in each DIR (repeatable); every selected instance\n"
+	  "must be in exactly one (make run's two boots)" },
 	{ "verbose", NULL, 'v', 0, "log every step and command on stderr" },
 	{ "help", NULL, 'h', 0, NULL },
 };
@@ -135,6 +140,8 @@ struct args {
 	const char *filters[64];
 	int nfilters;
 	const char *results, *replay;
+	const char *merge[16];
+	int nmerge;
 	int evidence_failed, shard_i, shard_n, list, check;
 	struct run_info ri;
 };
@@ -181,6 +188,13 @@ static int apply_option(struct args *a, int c, char *arg)
 	case 'e': a->cfg.evidence = arg; a->evidence_failed = 0; return 0;
 	case 'E': a->cfg.evidence = arg; a->evidence_failed = 1; return 0;
 	case 'R': a->replay = arg; return 0;
+	case 'M':
+		if (a->nmerge == (int)(sizeof(a->merge) / sizeof(a->merge[0]))) {
+			fprintf(stderr, "wberr-run: more than %d --merge directories\n", a->nmerge);
+			return -1;
+		}
+		a->merge[a->nmerge++] = arg;
+		return 0;
 	case 'S':
 		if (sscanf(arg, "%d/%d%c", &a->shard_i, &a->shard_n, &tail) != 2 || a->shard_n < 1 ||
 		    a->shard_i < 1 || a->shard_i > a->shard_n) {
@@ -290,28 +304,70 @@ static int run_all(const struct args *a, struct instance **sel, int nsel, struct
 	return failed;
 }
 
-/* --results DIR: the summary and the tables */
-static void write_results(const char *results, const struct run_info *ri, const struct wb_kernel *kernel,
-			  const struct inst_result *res, int nsel)
+/* the results.json in each --merge DIR into @res: 0, or -1 said on stderr */
+static int merge_read(const struct args *a, struct instance **sel, int nsel, struct inst_result *res,
+		      struct wb_kernel *kernel, struct run_record *run)
 {
-	char path[1024];
-	FILE *f;
+	unsigned char *filled = calloc((size_t)nsel + 1, 1);
+	char path[1024], err[1280];
+	struct run_record r = { 0 };
+	struct wb_kernel k;
+	int rc = -1;
 
-	mkdir(results, 0755);
-	snprintf(path, sizeof(path), "%s/summary.txt", results);
-	f = fopen(path, "w");
-	if (f) {
-		report_summary(f, "", ri, res, nsel);
-		fclose(f);
+	for (int m = 0; filled && m < a->nmerge; m++) {
+		snprintf(path, sizeof(path), "%s/results.json", a->merge[m]);
+		if (results_read(path, sel, nsel, res, filled, m ? &k : kernel, m ? &r : run, err, sizeof(err))) {
+			fprintf(stderr, "wberr-run: %s\n", err);
+			goto out;
+		}
+		if (m && (!run_record_same(run, &r) || strcmp(k.release, kernel->release) || k.series != kernel->series)) {
+			fprintf(stderr, "wberr-run: %s ran other scenarios or another kernel than %s/results.json\n",
+				path, a->merge[0]);
+			goto out;
+		}
+		if (m)
+			run_record_free(&r);
 	}
-	if (report_fidelity(results, kernel, res, nsel) < 0)
-		fprintf(stderr, "wberr-run: cannot write the errno-fidelity table in %s\n", results);
-	if (report_backends(results, res, nsel) < 0)
-		fprintf(stderr, "wberr-run: cannot write the backends' errno-fidelity tables in %s\n", results);
-	if (report_json(results, kernel, res, nsel) < 0)
-		fprintf(stderr, "wberr-run: cannot write results.json in %s\n", results);
-	if (report_content(results, res, nsel) < 0)
-		fprintf(stderr, "wberr-run: cannot write the content table in %s\n", results);
+	for (int i = 0; filled && i < nsel; i++)
+		if (!filled[i]) {
+			fprintf(stderr, "wberr-run: %s is in no --merge directory's results.json\n", sel[i]->id);
+			goto out;
+		}
+	rc = filled ? 0 : -1;
+out:
+	run_record_free(&r);
+	free(filled);
+	return rc;
+}
+
+/* --merge: the summary and the tables of the shards' runs as of one; exit status */
+static int merge(struct args *a, struct instance **sel, int nsel)
+{
+	struct inst_result *res = calloc((size_t)nsel + 1, sizeof(*res));
+	struct run_record run = { 0 };
+	struct wb_kernel kernel;
+	char kdesc[160];
+	int failed = 0, rc = 2;
+
+	if (!a->results || a->shard_n > 1 || a->list || a->check) {
+		fprintf(stderr, "wberr-run: --merge takes --results, and neither --shard, --list nor --check\n");
+		free(res);
+		return 2;
+	}
+	if (res && !merge_read(a, sel, nsel, res, &kernel, &run)) {
+		for (int i = 0; i < nsel; i++)
+			failed += res[i].verdict == R_FAIL;
+		a->ri = (struct run_info){ .kernel = wb_kernel_describe(&kernel, kdesc, sizeof(kdesc)),
+					   .paths = (const char *const *)run.paths, .npaths = run.npaths,
+					   .filters = (const char *const *)run.filters, .nfilters = run.nfilters };
+		report_write(a->results, &a->ri, &kernel, res, nsel);
+		rc = failed ? 1 : 0;
+	}
+	for (int i = 0; res && i < nsel; i++)
+		free(res[i].steps);
+	free(res);
+	run_record_free(&run);
+	return rc;
 }
 
 /* --check, --list, or the run: its exit status */
@@ -322,6 +378,8 @@ static int run(struct args *a, struct instance **sel, int nsel, int nscen, int n
 	char kdesc[160], diskbuf[256];
 	int failed;
 
+	if (a->nmerge)
+		return merge(a, sel, nsel);
 	if (a->check) {
 		printf("%d scenarios, %d instances, %d selected: OK\n", nscen, ninst, nsel);
 		return 0;
@@ -344,7 +402,7 @@ static int run(struct args *a, struct instance **sel, int nsel, int nscen, int n
 	a->ri.nfilters = a->nfilters;
 	report_summary(stdout, "# ", &a->ri, res, nsel);
 	if (a->results)
-		write_results(a->results, &a->ri, &kernel, res, nsel);
+		report_write(a->results, &a->ri, &kernel, res, nsel);
 	for (int i = 0; i < nsel; i++)
 		free(res[i].steps);
 	free(res);

@@ -1437,10 +1437,11 @@ static const struct ykey scenario_keys[] = {
 		 "See 'DAX' below" },
 	{ K("oracle", Y_BOOL), SC(oracle), .dflt = 1 },
 	{ K("fidelity", Y_BOOL), SC(fidelity), .doc = "labelled steps fill the errno-fidelity table" },
-	{ "cost", Y_U64, SC(cost_s), .min = 1, .max = 3600, .dflt = 1,
+	{ "cost", Y_U64, SC(cost_s), .min = 1, .max = 3600,
 	  .doc = "about how many seconds one instance takes under TCG, measured (docs/measurements.md): "
 		 "wberr-run --shard cuts the selection into runs of about equal cost; give it to one that "
-		 "takes over 2 s" },
+		 "takes over 1 s (0: not given, the instance weighs 0.2 s, about what one of the library's "
+		 "takes)" },
 	{ K("matrix", Y_FN), .fn = v_matrix },
 	{ K("steps", Y_NODE) },
 	{ K("program", Y_NODE),

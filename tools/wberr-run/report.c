@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void yaml_quote(const char *in, char *out, size_t len)
 {
@@ -701,6 +702,8 @@ static void json_steps(FILE *f, const struct inst_result *r)
 			fprintf(f, ", \"pass\": %s", sr->pass ? "true" : "false");
 			if (sr->content)
 				fprintf(f, ", \"content\": \"%s\"", content_names[sr->content]);
+			/* the backends table shows it in ms */
+			fprintf(f, ", \"secs\": %.4f", sr->secs);
 		}
 		fputs(", \"msg\": ", f);
 		wb_json_str(f, sr->msg[0] ? sr->msg : NULL);
@@ -751,7 +754,39 @@ static void json_checks(FILE *f, const struct inst_result *r)
 	fputs(r->nsteps ? "\n    ]" : "]", f);
 }
 
-int report_json(const char *dir, const struct wb_kernel *k, const struct inst_result *rs, int n)
+/* what the run was asked for: the header's "Scenarios:" line */
+static void json_run(FILE *f, const struct run_info *ri)
+{
+	if (!ri) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"scenarios\": [", f);
+	for (int i = 0; i < ri->npaths; i++) {
+		fputs(i ? ", " : "", f);
+		wb_json_str(f, ri->paths[i]);
+	}
+	fputs("], \"filters\": [", f);
+	for (int i = 0; i < ri->nfilters; i++) {
+		fputs(i ? ", " : "", f);
+		wb_json_str(f, ri->filters[i]);
+	}
+	fputs("], \"shard\": ", f);
+	wb_json_str(f, ri->shard);
+	fputc('}', f);
+}
+
+/* a real driver's: the commands its injector failed, the status the kernel chose */
+static void json_backend(FILE *f, const struct inst_result *r)
+{
+	if (r->inst->backend == WB_BK_DM_WBERR)
+		return;
+	fprintf(f, ", \"fired\": %" PRIu64 ", \"observed\": ", r->fired);
+	wb_json_str(f, r->observed[0] ? r->observed : NULL);
+}
+
+int report_json(const char *dir, const struct run_info *ri, const struct wb_kernel *k,
+		const struct inst_result *rs, int n)
 {
 	static const char *const verdicts[] = { "pass", "fail", "skip" };
 	FILE *f = wb_fopen_in(dir, "results.json", "we");
@@ -760,6 +795,8 @@ int report_json(const char *dir, const struct wb_kernel *k, const struct inst_re
 		return -1;
 	fputs("{\n  \"kernel\": ", f);
 	json_kernel(f, k);
+	fputs(",\n  \"run\": ", f);
+	json_run(f, ri);
 	fputs(",\n  \"instances\": [", f);
 	for (int i = 0; i < n; i++) {
 		const struct inst_result *r = &rs[i];
@@ -786,6 +823,7 @@ int report_json(const char *dir, const struct wb_kernel *k, const struct inst_re
 			fprintf(f, "%s\"%s\": %.3f", p ? ", " : "", phase_names[p], r->phase[p]);
 		fputc('}', f);
 		json_counts(f, r);
+		json_backend(f, r);
 		if (in->sc->prog)
 			json_checks(f, r);
 		fputs(",\n    \"steps\": ", f);
@@ -863,4 +901,25 @@ int report_content(const char *dir, const struct inst_result *rs, int n)
 	}
 	fclose(md);
 	return fclose(csv) ? -1 : 1;
+}
+
+void report_write(const char *dir, const struct run_info *ri, const struct wb_kernel *k,
+		  const struct inst_result *rs, int n)
+{
+	FILE *f;
+
+	mkdir(dir, 0755);
+	f = wb_fopen_in(dir, "summary.txt", "we");
+	if (f) {
+		report_summary(f, "", ri, rs, n);
+		fclose(f);
+	}
+	if (report_fidelity(dir, k, rs, n) < 0)
+		fprintf(stderr, "wberr-run: cannot write the errno-fidelity table in %s\n", dir);
+	if (report_backends(dir, rs, n) < 0)
+		fprintf(stderr, "wberr-run: cannot write the backends' errno-fidelity tables in %s\n", dir);
+	if (report_json(dir, ri, k, rs, n) < 0)
+		fprintf(stderr, "wberr-run: cannot write results.json in %s\n", dir);
+	if (report_content(dir, rs, n) < 0)
+		fprintf(stderr, "wberr-run: cannot write the content table in %s\n", dir);
 }

@@ -41,14 +41,20 @@ int report_fidelity(const char *dir, const struct wb_kernel *k, const struct ins
 int report_backends(const char *dir, const struct inst_result *rs, int n);
 /*
  * results.json under @dir: the kernel (release, series, its statuses and
- * their values) and every instance with its verdict, reason and steps
- * (what each call returned, what was expected, the check's message), for
- * tools that compare runs (harness/compare.py); -1 if it cannot be written
+ * their values), what the run was asked for (@ri, or null) and every
+ * instance with its verdict, reason and steps (what each call returned,
+ * what was expected, the check's message), for tools that compare runs
+ * (harness/compare.py) and for results_read(), which merges shards' runs
+ * (wberr-run --merge); -1 if it cannot be written
  */
-int report_json(const char *dir, const struct wb_kernel *k, const struct inst_result *rs, int n);
+int report_json(const char *dir, const struct run_info *ri, const struct wb_kernel *k,
+		const struct inst_result *rs, int n);
 /* content-after-failure.md and .csv under @dir: what each labelled pread
  * with content: found, a row per instance; 0 if nothing to write */
 int report_content(const char *dir, const struct inst_result *rs, int n);
+/* --results DIR: summary.txt and every table above under @dir */
+void report_write(const char *dir, const struct run_info *ri, const struct wb_kernel *k,
+		  const struct inst_result *rs, int n);
 /* quote for a YAML double-quoted scalar */
 void yaml_quote(const char *in, char *out, size_t len);
 

@@ -4,11 +4,16 @@
  * file-system kind order (stack_kind_cmp()), is cut into N contiguous
  * runs of about equal cost.  Contiguous, so that a shard pays the first
  * mkfs of few kinds; by cost, because a program instance takes from 1 s
- * (LMDB) to 15 s (PostgreSQL) under TCG: a scenario's `cost:` (schema.h,
- * default 1; docs/measurements.md, "wberr-run --shard by cost").
+ * (LMDB) to 15 s (PostgreSQL) under TCG, a library instance from 0.1 s
+ * to 9 s: a scenario's `cost:` in tenths of a second, SHARD_UNSAID_TENTHS
+ * without one (docs/measurements.md, "wberr-run --shard by cost", "make
+ * run on two boots").
  */
 #ifndef WBERR_SHARD_H
 #define WBERR_SHARD_H
+
+/* an instance whose scenario gives no cost: about what the library's take */
+#define SHARD_UNSAID_TENTHS 2
 
 /*
  * The run of shard @i (1-based) of @n over @cost[0..@count), each cost at

@@ -35,6 +35,13 @@ int main(void)
 	s = render(wb_json_str, "caf\xc3\xa9 \xff \xc0\xaf");
 	is_str("\"caf\xc3\xa9 \\ufffd \\ufffd\\ufffd\"", s, "valid UTF-8 kept, invalid and overlong bytes U+FFFD");
 	free(s);
+	s = render(wb_json_str, "del\x7f nel\xc2\x85 c1\xc2\x9f ls\xe2\x80\xa8 ps\xe2\x80\xa9 nc\xef\xbf\xbe\xef\xbf\xbf");
+	is_str("\"del\\u007f nel\\u0085 c1\\u009f ls\\u2028 ps\\u2029 nc\\ufffe\\uffff\"", s,
+	       "DEL, C1, the separators and U+FFFE/FFFF as \\u: YAML would not keep them raw");
+	free(s);
+	s = render(wb_json_str, "\xc2\xa0\xe2\x80\xa7\xef\xbf\xbd");
+	is_str("\"\xc2\xa0\xe2\x80\xa7\xef\xbf\xbd\"", s, "their neighbours kept as they are");
+	free(s);
 	s = render(wb_json_str, NULL);
 	is_str("null", s, "NULL is null");
 	free(s);

@@ -240,7 +240,7 @@ static void results_json_dax(const struct inst_result *r, int n)
 		ok(0, "results.json: a temporary directory");
 		return;
 	}
-	is_int(0, report_json(dir, NULL, r, n), "results.json written with DAX instances");
+	is_int(0, report_json(dir, NULL, NULL, r, n), "results.json written with DAX instances");
 	snprintf(path, sizeof(path), "%s/results.json", dir);
 	s = slurp(path);
 	ok(s && strstr(s, "{\"id\": \"ext4/p\", \"scenario\": \"p\", \"file\": \"p.yaml\", "
@@ -319,7 +319,7 @@ static void test_program_instance(const char *dir)
 	ok(strstr(s, "Faults:        2 injected") != NULL, "program: the faults its log holds");
 	free(s);
 
-	is_int(0, report_json(dir, NULL, &r, 1), "program: results.json written");
+	is_int(0, report_json(dir, NULL, NULL, &r, 1), "program: results.json written");
 	snprintf(path, sizeof(path), "%s/results.json", dir);
 	s = slurp(path);
 	ok(strstr(s, "\"secs\": 12.5") != NULL && strstr(s, "\"steps\": 6.000") != NULL,
@@ -474,7 +474,7 @@ static void test_results_json_6_1(const char *dir, const struct kernel_6_1_fixtu
 {
 	char path[512], *s;
 
-	is_int(0, report_json(dir, &x->k, x->r2, 3), "results.json written");
+	is_int(0, report_json(dir, NULL, &x->k, x->r2, 3), "results.json written");
 	snprintf(path, sizeof(path), "%s/results.json", dir);
 	s = slurp(path);
 	ok(strstr(s, "\"kernel\": {\"release\": \"6.1.0-57-amd64\", \"series\": false, "
