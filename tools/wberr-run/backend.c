@@ -194,8 +194,22 @@ static int sd_opcodes(unsigned int ops, unsigned int *op)
 	return n;
 }
 
-/* a timeout costs the request's timeout per try: 2 s instead of sd's 30 */
-#define SD_TIMEOUT_S 2
+/*
+ * A timeout costs the request's timeout per try: 1 s instead of sd's 30
+ * while armed (3 tries, lib/c/wb_backend.c).  The device's "timeout" takes
+ * any whole number of seconds (scsi_sysfs.c:710-719, no lower bound) and
+ * is the queue's rq_timeout, which sd's reads and writes take (sd.c sets
+ * no rq->timeout for them; blk_add_timer() rounds each expiry up to a
+ * whole second, so a try lasts 1-2 s).  The error handler's TEST UNIT
+ * READY has its own eh_timeout (10 s, scsi_error.c:1444-1445).  The
+ * (allowed + 1) * timeout budget of scsi_cmd_runtime_exceeced()
+ * (scsi_lib.c:786-800, 6 s now) only fails a command the midlayer would
+ * retry on completion (scsi_lib.c:943, 1561); a timed-out one is retried
+ * by the abort and error handlers instead (scsi_error.c), and its final
+ * DID_TIME_OUT without sense fails anyway (scsi_lib.c:940-941): the same
+ * tries and outcome as with 2 s or 30.
+ */
+#define SD_TIMEOUT_S 1
 #define SD_DEFAULT_TIMEOUT_S 30
 
 static int sd_timeout(const char *disk, int secs)

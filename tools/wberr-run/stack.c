@@ -365,38 +365,106 @@ static int template_restore(struct stack *s, const char *mkfs, uint64_t sectors,
 	return 0;
 }
 
-/* an LV over the whole wberr device: s->dev is it, s->dev_offset where it starts */
+/*
+ * LVM for an instance: an LV over the whole wberr device, made by lvm2
+ * without udev or lvm's daemons (none run in the guest: lvm makes its
+ * /dev nodes itself) and with only the wberr device in view (the disk
+ * below carries the same PV label).
+ *
+ * An lvm process costs 0.25-0.35 s of start-up under TCG, so the set-up
+ * is one lvm script (`lvm FILE`, FILE starting with "#!"): its commands
+ * in one process, stopping at the first that fails, with that command's
+ * status as the exit status (lvm2 2.03.16 tools/lvmcmdline.c
+ * _run_script(); lvm's shell, reading commands on stdin, exits 0 whatever
+ * failed).  The teardown is one vgremove -ff, which deactivates the LV
+ * itself.  The settings are an lvm.conf of wberr-run's own, found through
+ * LVM_SYSTEM_DIR instead of /etc/lvm: a script line is read into 256
+ * bytes (CMD_LEN), too few for a --config on every line.  lvm.conf and
+ * the script live in a directory of their own under /run (a tmpfs in
+ * the guest, harness/guest/init), named for the wberr device and written
+ * at each set-up; lvm keeps nothing else there (no metadata backups or
+ * archives: the VG lives for one instance, as with the image's
+ * /etc/lvm/lvm.conf).
+ */
+#define LVM_VG "wberrvg"
+#define LVM_LV_DM LVM_VG "-lv"	/* the LV's dm device */
+#define LVM_ENV "LVM_SYSTEM_DIR=%s LVM_SUPPRESS_FD_WARNINGS=1"
+
+static void lvm_dir(const struct stack *s, char *dir, size_t len)
+{
+	snprintf(dir, len, "/run/wberr-run-lvm.%s", s->dmname);
+}
+
+static int lvm_write(const char *dir, const char *name, const char *text)
+{
+	FILE *f = wb_fopen_in(dir, name, "w");
+	int bad;
+
+	if (!f)
+		return -1;
+	bad = fputs(text, f) == EOF;
+	return fclose(f) || bad ? -1 : 0;
+}
+
+/* @dir with the lvm.conf and the set-up script for @s */
+static int lvm_files(const struct stack *s, const char *dir, char *reason, size_t rlen)
+{
+	char conf[1024], script[1024];
+
+	snprintf(conf, sizeof(conf),
+		 "# wberr-run's (tools/wberr-run/stack.c): an LV over %s\n"
+		 "activation { udev_sync = 0 udev_rules = 0 }\n"
+		 "devices { obtain_device_list_from_udev = 0 global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }\n"
+		 "backup { backup = 0 archive = 0 }\n", s->wdev, s->wdev);
+	snprintf(script, sizeof(script), "#!lvm\npvcreate -ff -y %s\nvgcreate " LVM_VG " %s\n"
+		 "lvcreate -y -Zn -n lv -l 100%%FREE " LVM_VG "\n", s->wdev, s->wdev);
+	if ((mkdir(dir, 0755) && errno != EEXIST) || lvm_write(dir, "lvm.conf", conf) ||
+	    lvm_write(dir, "setup", script)) {
+		snprintf(reason, rlen, "cannot write lvm's files in %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* the LV over the whole wberr device: s->dev is it, s->dev_offset where it starts */
 static int stack_lvm(struct stack *s, char *reason, size_t rlen)
 {
-	char out[4096], cfg[512], tgt[32];
+	char out[4096], dir[512], table[512], tgt[32];
 	uint64_t st, l;
 	unsigned long long off;
 	const char *params;
 	size_t plen;
 	int rc;
 
-	/* no udev in the guest: lvm must create its nodes itself; only the
-	 * wberr device: the disk below carries the same PV label */
-	snprintf(cfg, sizeof(cfg), "--config 'activation { udev_sync = 0 udev_rules = 0 } "
-		 "devices { obtain_device_list_from_udev = 0 global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }'",
-		 s->wdev);
-	rc = run_cmd(out, sizeof(out), "export LVM_SUPPRESS_FD_WARNINGS=1; lvm pvcreate -ff -y %s %s && lvm vgcreate %s wberrvg %s && "
-		     "lvm lvcreate %s -y -Zn -n lv -l 100%%FREE wberrvg && lvm vgmknodes %s wberrvg",
-		     cfg, s->wdev, cfg, s->wdev, cfg, cfg);
+	lvm_dir(s, dir, sizeof(dir));
+	if (lvm_files(s, dir, reason, rlen))
+		return -1;
+	rc = run_cmd(out, sizeof(out), LVM_ENV " lvm %s/setup", dir, dir);
 	if (rc) {
-		snprintf(reason, rlen, "lvm setup failed: %.900s", out);
+		snprintf(reason, rlen, "lvm set-up (%s/setup) failed (exit %d): %.900s", dir, rc, out);
 		return -1;
 	}
-	snprintf(s->dev, sizeof(s->dev), "/dev/mapper/wberrvg-lv");
+	snprintf(s->dev, sizeof(s->dev), "/dev/mapper/" LVM_LV_DM);
 	/* "0 <len> linear 253:0 <offset>" */
-	rc = wb_dm_table("wberrvg-lv", out, sizeof(out));
-	if (rc || wb_dm_table_split(out, &st, &l, tgt, sizeof(tgt), &params, &plen) ||
+	rc = wb_dm_table(LVM_LV_DM, table, sizeof(table));
+	if (rc || wb_dm_table_split(table, &st, &l, tgt, sizeof(tgt), &params, &plen) ||
 	    strcmp(tgt, "linear") || sscanf(params, "%*s %llu", &off) != 1) {
-		snprintf(reason, rlen, "cannot read the LV's table: %.900s", rc ? wb_dm_error() : out);
+		snprintf(reason, rlen, "no linear LV after lvm's set-up: %.400s; lvm said: %.500s",
+			 rc ? wb_dm_error() : table, out);
 		return -1;
 	}
 	s->dev_offset = off;
 	return 0;
+}
+
+/* the VG gone, and with it the LV; whatever lvm left must not hold the device */
+static void lvm_teardown(const struct stack *s)
+{
+	char out[4096], dir[512];
+
+	lvm_dir(s, dir, sizeof(dir));
+	run_cmd(out, sizeof(out), LVM_ENV " lvm vgremove -ff -y " LVM_VG, dir);
+	wb_dm_remove(LVM_LV_DM, 1);
 }
 
 /* mkfs, and what it wrote kept as the template of @key (before mount changes it) */
@@ -528,13 +596,8 @@ void stack_teardown(struct stack *s)
 			umount2(s->mnt, MNT_DETACH);
 		s->mounted = 0;
 	}
-	if (s->sc->lvm && s->created) {
-		run_cmd(out, sizeof(out), "export LVM_SUPPRESS_FD_WARNINGS=1; C='devices { global_filter = [ \"a|^%s$|\", \"r|.*|\" ] }'; "
-			"lvm vgchange --config \"$C\" -an wberrvg; lvm vgremove --config \"$C\" -ff -y wberrvg; true",
-			s->wdev);
-		/* normally gone with the VG; whatever lvm left must not hold the device */
-		wb_dm_remove("wberrvg-lv", 1);
-	}
+	if (s->sc->lvm && s->created)
+		lvm_teardown(s);
 	if (s->created)
 		dm_remove(s->dmname);
 	s->created = 0;
