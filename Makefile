@@ -112,6 +112,15 @@ endif
 # cache beside the kernel, so that a fresh clone has them too: a
 # template's key holds all it depends on (tools/wberr-run/stack.h).
 TEMPLATE_ARGS := --templates $(WBERR_CACHE)/fs-templates
+# What each scenario instance took in the last whole-library make run of
+# our kernel on this machine (its results.json): the boots that shard the
+# library (make run's, make test's) weigh their shards by it (wberr-run
+# --costs, tests/scenarios/001), so that they end together.  None (a cold
+# cache): the scenarios' cost: keys.
+SCENARIO_COSTS := $(WBERR_CACHE)/scenario-costs.json
+COSTS_ARGS = $(if $(wildcard $(SCENARIO_COSTS)),--payload $(SCENARIO_COSTS))
+SAVE_COSTS = $(if $(RUN_OWN)$(filter-out patched,$(KERNEL)),:,[ ! -s $(RESULTS)/results.json ] || \
+	{ cp $(RESULTS)/results.json $(SCENARIO_COSTS).tmp && mv $(SCENARIO_COSTS).tmp $(SCENARIO_COSTS); })
 GUEST_TIMEOUT_ARGS = --timeout $$(( $${WBERR_TEST_TIMEOUT:-2400} * $(TIMEOUT_SCALE) )) \
 	--append "wberr_timeout_scale=$(TIMEOUT_SCALE) $(GUEST_APPEND)"
 
@@ -333,7 +342,7 @@ test-shard:
 		echo "[test] shard $(SHARD): results in $(RESULTS)")
 	@{ WBERR_SHARD=$(SHARD) $(TOP)/harness/tests/run-host-tests.sh $(RESULTS); echo $$? > $(RESULTS)/.host-done; } &
 	@$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(TEMPLATE_ARGS) $(SHARD_APPEND) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(TEMPLATE_ARGS) $(COSTS_ARGS) $(SHARD_APPEND) \
 		--suites all --name suites || true
 	@if [ -n "$(call pmem_for,pmem)" ]; then \
 		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
@@ -396,7 +405,7 @@ endif
 RUN_SELECTION := $(if $(FILTER),--filter '$(strip $(FILTER))') \
 	$(or $(strip $(SCENARIOS)),$(filter-out %/programs/,$(sort $(wildcard $(TOP)/scenarios/*/))))
 RUN_GUEST = $(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-	--timeout $${WBERR_RUN_TIMEOUT:-1800} $(TEMPLATE_ARGS) --suites $(RUN_SUITES) \
+	--timeout $${WBERR_RUN_TIMEOUT:-1800} $(TEMPLATE_ARGS) $(COSTS_ARGS) --suites $(RUN_SUITES) \
 	$(strip $(RUN_PAYLOAD_ARGS)) $(call hw_for,$(RUN_SUITES)) --name run
 RUN_SHARD_DIR = $(RESULTS)-run-shard-$(1)-of-$(RUN_JOBS)
 
@@ -404,6 +413,7 @@ run: $(if $(RUN_OWN),run-payload) $(if $(strip $(RUN_APPS)),apps) image
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 ifeq ($(RUN_JOBS),1)
 	@$(RUN_GUEST) --results $(RESULTS) || true
+	@$(SAVE_COSTS)
 else
 	@. $(TOP)/lib/sh/manifest.sh; pids=; \
 	for i in $$(seq 1 $(RUN_JOBS)); do \
@@ -415,6 +425,7 @@ else
 	for p in $$pids; do wait $$p; done
 	@$(TOP)/harness/merge-run.sh --wberr-run $(GUEST_BIN)/wberr-run $(RESULTS) \
 		$(foreach i,$(shell seq 1 $(RUN_JOBS)),$(call RUN_SHARD_DIR,$(i))) -- $(RUN_SELECTION)
+	@$(SAVE_COSTS)
 endif
 	@$(TOP)/harness/report.sh --summary $(RESULTS)
 

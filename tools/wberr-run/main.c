@@ -27,7 +27,8 @@
 /*
  * make test SHARD=I/N: the selection in template-kind order
  * (stack_kind_cmp()) cut into N contiguous runs of about equal cost
- * (shard.h: each instance its scenario's `cost:`), so that a shard pays
+ * (shard.h: each instance what it took in --costs's run, else its
+ * scenario's `cost:`), so that a shard pays
  * the first mkfs of few kinds, not of all, and no shard gets all of
  * PostgreSQL's 15 s instances; shard I takes run I, in --list order.
  */
@@ -50,8 +51,21 @@ static int cmp_list_order(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* each instance's weight: its scenario's cost:, or what it took in --costs's run */
+static void shard_costs(struct instance **sel, int nsel, const char *costs, unsigned *cost)
+{
+	char err[1024];
+
+	for (int k = 0; k < nsel; k++)
+		cost[k] = sel[k]->sc->cost_s ? 100 * sel[k]->sc->cost_s : SHARD_UNSAID_CS;
+	if (costs && results_costs(costs, sel, nsel, cost, err, sizeof(err)) < 0) {
+		fprintf(stderr, "wberr-run: --costs: %s; the scenarios' costs instead\n", err);
+		shard_costs(sel, nsel, NULL, cost);
+	}
+}
+
 /* Keeps shard @i of @n of @sel[0..@nsel) in @sel; returns its length. */
-static int shard_select(struct instance **sel, int nsel, int i, int n)
+static int shard_select(struct instance **sel, int nsel, int i, int n, const char *costs)
 {
 	unsigned *cost = calloc((size_t)nsel + 1, sizeof(*cost));
 	int lo, hi;
@@ -61,8 +75,7 @@ static int shard_select(struct instance **sel, int nsel, int i, int n)
 		exit(2);
 	}
 	qsort(sel, (size_t)nsel, sizeof(*sel), cmp_kind);
-	for (int k = 0; k < nsel; k++)
-		cost[k] = sel[k]->sc->cost_s ? 10 * sel[k]->sc->cost_s : SHARD_UNSAID_TENTHS;
+	shard_costs(sel, nsel, costs, cost);
 	shard_run(cost, nsel, i, n, &lo, &hi);
 	free(cost);
 	memmove(sel, sel + lo, (size_t)(hi - lo) * sizeof(*sel));
@@ -89,6 +102,10 @@ static const struct opt {
 	  "mkfs options, LVM), in --list order: N shards make the\n"
 	  "whole selection, each instance in exactly one, each shard\n"
 	  "few kinds to mkfs (make test SHARD=)" },
+	{ "costs", "FILE", 'C', 1, "--shard weighs each instance by what it took in the run\n"
+	  "whose results.json FILE is (an earlier run on this kind\n"
+	  "of machine: make run and make test keep one), the\n"
+	  "scenario's cost: for those it lacks" },
 	{ "results", "DIR", 'r', 0, "write summary.txt, results.json, errno-fidelity.{md,csv},\n"
 	  "programs/<id>/ and content-after-failure.{md,csv} there" },
 	{ "disk", "DEV", 'd', 0, "scratch disk (default: first of $WBERR_DISKS)" },
@@ -139,7 +156,7 @@ struct args {
 	struct exec_cfg cfg;
 	const char *filters[64];
 	int nfilters;
-	const char *results, *replay;
+	const char *results, *replay, *costs;
 	const char *merge[16];
 	int nmerge;
 	int evidence_failed, shard_i, shard_n, list, check;
@@ -188,6 +205,7 @@ static int apply_option(struct args *a, int c, char *arg)
 	case 'e': a->cfg.evidence = arg; a->evidence_failed = 0; return 0;
 	case 'E': a->cfg.evidence = arg; a->evidence_failed = 1; return 0;
 	case 'R': a->replay = arg; return 0;
+	case 'C': a->costs = arg; return 0;
 	case 'M':
 		if (a->nmerge == (int)(sizeof(a->merge) / sizeof(a->merge[0]))) {
 			fprintf(stderr, "wberr-run: more than %d --merge directories\n", a->nmerge);
@@ -248,7 +266,7 @@ static int select_instances(const struct args *a, struct instance *inst, int nin
 		if (ok)
 			sel[nsel++] = &inst[i];
 	}
-	return a->shard_n > 1 ? shard_select(sel, nsel, a->shard_i, a->shard_n) : nsel;
+	return a->shard_n > 1 ? shard_select(sel, nsel, a->shard_i, a->shard_n, a->costs) : nsel;
 }
 
 /* the disk and the pmem from the environment, the flusher held, the

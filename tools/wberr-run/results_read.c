@@ -230,34 +230,70 @@ static int read_doc(struct rdoc *d, struct instance *const *sel, int nsel, struc
 	return 0;
 }
 
+/* @d->path into @d->doc: 0, or -1 with the reason (and where) */
+static int load(struct rdoc *d)
+{
+	yaml_parser_t parser;
+	FILE *f = fopen(d->path, "re");
+	int ok;
+
+	if (!f) {
+		snprintf(d->err, d->elen, "%s: cannot read it: %m", d->path);
+		return -1;
+	}
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, f);
+	ok = yaml_parser_load(&parser, &d->doc);
+	if (!ok)
+		snprintf(d->err, d->elen, "%s:%zu:%zu: %s", d->path, parser.problem_mark.line + 1,
+			 parser.problem_mark.column + 1, parser.problem ? parser.problem : "unreadable");
+	yaml_parser_delete(&parser);
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
 int results_read(const char *path, struct instance *const *sel, int nsel, struct inst_result *res,
 		 unsigned char *filled, struct wb_kernel *kernel, struct run_record *run, char *err,
 		 size_t elen)
 {
 	struct rdoc d = { .path = path, .err = err, .elen = elen };
-	yaml_parser_t parser;
-	FILE *f = fopen(path, "re");
 	int rc;
 
 	memset(run, 0, sizeof(*run));
-	if (!f) {
-		snprintf(err, elen, "%s: cannot read it: %m", path);
+	if (load(&d))
 		return -1;
-	}
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, f);
-	if (!yaml_parser_load(&parser, &d.doc)) {
-		snprintf(err, elen, "%s:%zu:%zu: %s", path, parser.problem_mark.line + 1,
-			 parser.problem_mark.column + 1, parser.problem ? parser.problem : "unreadable");
-		yaml_parser_delete(&parser);
-		fclose(f);
-		return -1;
-	}
 	rc = read_doc(&d, sel, nsel, res, filled, kernel, run);
 	yaml_document_delete(&d.doc);
-	yaml_parser_delete(&parser);
-	fclose(f);
 	return rc;
+}
+
+int results_costs(const char *path, struct instance *const *sel, int nsel, unsigned *cost_cs, char *err,
+		  size_t elen)
+{
+	struct rdoc d = { .path = path, .err = err, .elen = elen };
+	yaml_node_t *insts;
+	int found = 0;
+
+	if (load(&d))
+		return -1;
+	insts = get(&d, yaml_document_get_root_node(&d.doc), "instances");
+	for (int k = 0; k < seq_len(insts); k++) {
+		yaml_node_t *in = item(&d, insts->data.sequence.items.start + k), *ph = get(&d, in, "phases");
+		const char *id = str(get(&d, in, "id")), *v = str(get(&d, in, "verdict"));
+		double secs = 0;
+		int i = 0;
+
+		while (id && i < nsel && strcmp(sel[i]->id, id))
+			i++;
+		if (!id || i == nsel || !v || !strcmp(v, "skip"))
+			continue;	/* not selected now, or it did not run */
+		for (int p = 0; p < PH__N; p++)
+			secs += num(get(&d, ph, phase_names[p]));
+		cost_cs[i] = secs < 0.01 ? 1 : (unsigned)(secs * 100 + 0.5);
+		found++;
+	}
+	yaml_document_delete(&d.doc);
+	return found;
 }
 
 void run_record_free(struct run_record *run)

@@ -33,6 +33,14 @@ struct run_record {
 int results_read(const char *path, struct instance *const *sel, int nsel, struct inst_result *res,
 		 unsigned char *filled, struct wb_kernel *kernel, struct run_record *run, char *err,
 		 size_t elen);
+/*
+ * What each instance of @sel took in @path's run, in hundredths of a
+ * second (its phases' sum, at least 1), into @cost_cs[i]: the weights of
+ * wberr-run --shard --costs.  An instance @path lacks or skipped keeps
+ * its @cost_cs.  The number found, or -1 with the reason in @err.
+ */
+int results_costs(const char *path, struct instance *const *sel, int nsel, unsigned *cost_cs, char *err,
+		  size_t elen);
 void run_record_free(struct run_record *run);
 /* 1 when @a and @b asked for the same (scenario paths and filters) */
 int run_record_same(const struct run_record *a, const struct run_record *b);

@@ -156,7 +156,7 @@ struct scenario {
 	int oracle;		/* 1 = check every sync result against errseq */
 	int fidelity;		/* 1 = contributes to the errno-fidelity table */
 	unsigned cost_s;	/* about an instance's seconds under TCG: --shard's
-				 * weight; 0 when not given (SHARD_UNSAID_TENTHS) */
+				 * weight; 0 when not given (SHARD_UNSAID_CS) */
 	int matrix_status;	/* steps use "$status"; expand over statuses[] */
 	int matrix_native;	/* status: native: over each backend's own statuses */
 	int nstatuses;

@@ -5,15 +5,16 @@
  * runs of about equal cost.  Contiguous, so that a shard pays the first
  * mkfs of few kinds; by cost, because a program instance takes from 1 s
  * (LMDB) to 15 s (PostgreSQL) under TCG, a library instance from 0.1 s
- * to 9 s: a scenario's `cost:` in tenths of a second, SHARD_UNSAID_TENTHS
+ * to 9 s: in hundredths of a second, what the instance took in an
+ * earlier run (--costs), else its scenario's `cost:`, SHARD_UNSAID_CS
  * without one (docs/measurements.md, "wberr-run --shard by cost", "make
- * run on two boots").
+ * run on several boots").
  */
 #ifndef WBERR_SHARD_H
 #define WBERR_SHARD_H
 
 /* an instance whose scenario gives no cost: about what the library's take */
-#define SHARD_UNSAID_TENTHS 2
+#define SHARD_UNSAID_CS 20
 
 /*
  * The run of shard @i (1-based) of @n over @cost[0..@count), each cost at

@@ -206,6 +206,36 @@ static void merge_back(struct lib *l)
 	free(filled);
 }
 
+/* --costs: what each instance of s1's run took, the others keep theirs */
+static void test_costs(struct lib *l, const struct inst_result *res)
+{
+	unsigned *cost = calloc((size_t)l->n + 1, sizeof(*cost));
+	char path[128], err[256] = "";
+	int ran = -1, skipped = -1, other = l->n - 1, found, want = 0;
+
+	for (int i = 0; i < l->n / 2; i++) {
+		cost[i] = 7;
+		want += res[i].verdict != R_SKIP;
+		if (res[i].verdict != R_SKIP && ran < 0)
+			ran = i;
+		if (res[i].verdict == R_SKIP && skipped < 0)
+			skipped = i;
+	}
+	cost[other] = 7;
+	snprintf(path, sizeof(path), "%s/s1/results.json", l->dir);
+	found = results_costs(path, l->sel, l->n, cost, err, sizeof(err));
+	is_int(want, found, "costs: every instance of s1 that ran %s", err);
+	ok(ran >= 0 && cost[ran] == (unsigned)(res[ran].secs * 100 + 0.5) && cost[ran] > 0,
+	   "costs: one that ran weighs its phases' sum in hundredths (%u for %.2f s)", ran >= 0 ? cost[ran] : 0,
+	   ran >= 0 ? res[ran].secs : 0);
+	ok(skipped >= 0 && cost[skipped] == 7, "costs: a skipped one keeps its weight");
+	ok(cost[other] == 7, "costs: one s1 lacks keeps its weight");
+	snprintf(path, sizeof(path), "%s/none.json", l->dir);
+	ok(results_costs(path, l->sel, l->n, cost, err, sizeof(err)) < 0 && strstr(err, "cannot read"),
+	   "costs: no file, said (%s)", err);
+	free(cost);
+}
+
 static int refused(struct lib *l, const char *file, const char *text, char *err, size_t elen)
 {
 	struct inst_result *res = calloc((size_t)l->n + 1, sizeof(*res));
@@ -269,6 +299,7 @@ int main(void)
 	snprintf(a, sizeof(a), "%s/one", l.dir);
 	snprintf(b, sizeof(b), "%s/merged", l.dir);
 	same_files(a, b);
+	test_costs(&l, res);
 	test_refusals(&l);
 	free_results(res, l.n);
 	free(l.sel);
