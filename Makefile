@@ -211,13 +211,18 @@ endif
 # that registers a page kmemleak must report (kernel/tests/leak-control).
 LEAK_CONTROL := $(TOP)/kernel/tests/leak-control
 
+# fresh: nothing newer than what the last build left (kbuild takes a
+# second under make run just to say so)
+fresh_since = [ -f $(1) ] && [ -z "$$(find $(2) -newer $(1) 2>/dev/null | head -n 1)" ]
+
 ifneq ($(OWN_BUILD),)
 module: kernel
 	@mkdir -p $(MODDIR) $(KMOD_SRC)
-	@cp -p $(TOP)/dm-wberr/*.c $(TOP)/dm-wberr/*.h $(LEAK_CONTROL)/*.c $(KMOD_SRC)/
-	@cat $(TOP)/dm-wberr/Kbuild $(LEAK_CONTROL)/Kbuild > $(KMOD_SRC)/Kbuild
-	@$(MAKE) -s -C $(KTREE) ARCH=x86_64 M=$(KMOD_SRC) modules
-	@cp $(KMOD_SRC)/*.ko $(MODDIR)/
+	@$(call fresh_since,$(MODDIR)/.built,$(TOP)/dm-wberr $(LEAK_CONTROL) $(KTREE)/Module.symvers) || { \
+	cp -p $(TOP)/dm-wberr/*.c $(TOP)/dm-wberr/*.h $(LEAK_CONTROL)/*.c $(KMOD_SRC)/ && \
+	cat $(TOP)/dm-wberr/Kbuild $(LEAK_CONTROL)/Kbuild > $(KMOD_SRC)/Kbuild && \
+	$(MAKE) -s -C $(KTREE) ARCH=x86_64 M=$(KMOD_SRC) modules && \
+	cp $(KMOD_SRC)/*.ko $(MODDIR)/ && touch $(MODDIR)/.built; }
 else
 # Against the shipped kernel's own headers (kernel/debian.sh unpacks them
 # with their kbuild tools and makes their paths relative).  No BTF for the
@@ -270,12 +275,12 @@ tools: deps guest-tools
 KSELFTEST := $(BUILD)/kselftest-$(KSTEM)
 KSELFTEST_DIRS := filesystems/wb_err
 .PHONY: kselftest
+KSELFTEST_SRCS = $(wildcard $(KSELFTEST_DIRS:%=$(KTREE)/tools/testing/selftests/%))
 kselftest: kernel
-	@rm -rf $(KSELFTEST); mkdir -p $(KSELFTEST)
-	@$(if $(OWN_BUILD),for d in $(KSELFTEST_DIRS); do \
-		src=$(KTREE)/tools/testing/selftests/$$d; [ -d $$src ] || continue; \
-		$(MAKE) -s -C $$src OUTPUT=$(KSELFTEST) KHDR_INCLUDES= || exit 1; \
-	done)
+	@$(if $(OWN_BUILD),$(call fresh_since,$(KSELFTEST)/.built,$(KSELFTEST_SRCS) $(KTREE)/Module.symvers) || { \
+	rm -rf $(KSELFTEST); mkdir -p $(KSELFTEST); for d in $(KSELFTEST_SRCS); do \
+		$(MAKE) -s -C $$d OUTPUT=$(KSELFTEST) KHDR_INCLUDES= || exit 1; \
+	done; touch $(KSELFTEST)/.built; },rm -rf $(KSELFTEST); mkdir -p $(KSELFTEST))
 
 image: kernel module tools kselftest
 	@$(TOP)/harness/mkimage.sh $(IMAGE_KERNEL) --modules $(MODDIR) --kselftests $(KSELFTEST) --out $(IMAGE)

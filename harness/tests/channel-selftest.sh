@@ -24,8 +24,14 @@ results_rows() {
 
 tap_begin
 # -- host to guest ----------------------------------------------------------
+# and the files the Makefile hands over itself (--payload $(VAR), VAR := .../NAME)
+makefile_payloads() {
+	for v in $(grep -ohE -- '--payload \$\([A-Z_]+\)([[:space:])]|$)' Makefile | sed -E 's/.*\(//; s/\).*//' | sort -u); do
+		sed -nE "s|^$v[[:space:]]*:?=.*/([^/[:space:]]+)$|\1|p" Makefile
+	done
+}
 written=$({ grep -oE '"\$work/payload/[^"/]+"' harness/run-guest | sed 's|.*/||; s|"$||'
-	    grep -oE '"\$out/[^"/]+' harness/run-payload.sh | sed 's|.*/||'; } | set_of)
+	    grep -oE '"\$out/[^"/]+' harness/run-payload.sh | sed 's|.*/||'; makefile_payloads; } | set_of)
 read=$(grep -ohE '/payload/[A-Za-z0-9._-]+' harness/guest/init $tests | sed 's|.*/||' | set_of)
 tap_is "$written" "$read" "payload: the files run-guest and run-payload.sh write are the ones init and the tests read"
 tap_is "$(doc_names payload)" "$read" "payload: the table lists exactly those"
