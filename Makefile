@@ -112,15 +112,17 @@ endif
 # cache beside the kernel, so that a fresh clone has them too: a
 # template's key holds all it depends on (tools/wberr-run/stack.h).
 TEMPLATE_ARGS := --templates $(WBERR_CACHE)/fs-templates
-# What each scenario instance took in the last whole-library make run of
-# our kernel on this machine (its results.json): the boots that shard the
-# library (make run's, make test's) weigh their shards by it (wberr-run
-# --costs, tests/scenarios/001), so that they end together.  None (a cold
-# cache): the scenarios' cost: keys.
-SCENARIO_COSTS := $(WBERR_CACHE)/scenario-costs.json
-COSTS_ARGS = $(if $(wildcard $(SCENARIO_COSTS)),--payload $(SCENARIO_COSTS))
+# What each scenario instance took in the last three whole-library make
+# runs of our kernel on this machine (their results.json, 1.json the
+# newest): the boots that shard the library (make run's, make test's)
+# weigh their shards by the median (wberr-run --costs, tests/scenarios/001),
+# so that they end together, and one slow run does not skew the next cut.
+# None (a cold cache): the scenarios' cost: keys.
+SCENARIO_COSTS := $(WBERR_CACHE)/scenario-costs
+COSTS_ARGS = $(if $(wildcard $(SCENARIO_COSTS)/*.json),--payload $(SCENARIO_COSTS))
 SAVE_COSTS = $(if $(RUN_OWN)$(filter-out patched,$(KERNEL)),:,[ ! -s $(RESULTS)/results.json ] || \
-	{ cp $(RESULTS)/results.json $(SCENARIO_COSTS).tmp && mv $(SCENARIO_COSTS).tmp $(SCENARIO_COSTS); })
+	{ d=$(SCENARIO_COSTS); mkdir -p $$d && { [ ! -f $$d/2.json ] || mv $$d/2.json $$d/3.json; } && \
+	{ [ ! -f $$d/1.json ] || mv $$d/1.json $$d/2.json; } && cp $(RESULTS)/results.json $$d/1.json; })
 GUEST_TIMEOUT_ARGS = --timeout $$(( $${WBERR_TEST_TIMEOUT:-2400} * $(TIMEOUT_SCALE) )) \
 	--append "wberr_timeout_scale=$(TIMEOUT_SCALE) $(GUEST_APPEND)"
 

@@ -51,21 +51,43 @@ static int cmp_list_order(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-/* each instance's weight: its scenario's cost:, or what it took in --costs's run */
-static void shard_costs(struct instance **sel, int nsel, const char *costs, unsigned *cost)
+#define COSTS_MAX 3
+
+static int cmp_unsigned(const void *a, const void *b)
 {
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Each instance's weight: the median of what it took in the --costs runs
+ * that have it (one slow run, a device that stalled, does not skew the
+ * next cut), else its scenario's cost:.  A file that cannot be read is
+ * said and left out.
+ */
+static void shard_costs(struct instance **sel, int nsel, const char *const *costs, int ncosts, unsigned *cost)
+{
+	unsigned *took = calloc((size_t)nsel * COSTS_MAX + 1, sizeof(*took)), v[COSTS_MAX];
 	char err[1024];
 
-	for (int k = 0; k < nsel; k++)
-		cost[k] = sel[k]->sc->cost_s ? 100 * sel[k]->sc->cost_s : SHARD_UNSAID_CS;
-	if (costs && results_costs(costs, sel, nsel, cost, err, sizeof(err)) < 0) {
-		fprintf(stderr, "wberr-run: --costs: %s; the scenarios' costs instead\n", err);
-		shard_costs(sel, nsel, NULL, cost);
+	for (int f = 0; took && f < ncosts; f++)
+		if (results_costs(costs[f], sel, nsel, took + (size_t)f * nsel, err, sizeof(err)) < 0)
+			fprintf(stderr, "wberr-run: --costs: %s; left out\n", err);
+	for (int k = 0; k < nsel; k++) {
+		int n = 0;
+
+		for (int f = 0; took && f < ncosts; f++)
+			if (took[(size_t)f * nsel + k])
+				v[n++] = took[(size_t)f * nsel + k];
+		qsort(v, (size_t)n, sizeof(v[0]), cmp_unsigned);
+		cost[k] = n ? v[n / 2] : sel[k]->sc->cost_s ? 100 * sel[k]->sc->cost_s : SHARD_UNSAID_CS;
 	}
+	free(took);
 }
 
 /* Keeps shard @i of @n of @sel[0..@nsel) in @sel; returns its length. */
-static int shard_select(struct instance **sel, int nsel, int i, int n, const char *costs)
+static int shard_select(struct instance **sel, int nsel, int i, int n, const char *const *costs, int ncosts)
 {
 	unsigned *cost = calloc((size_t)nsel + 1, sizeof(*cost));
 	int lo, hi;
@@ -75,7 +97,7 @@ static int shard_select(struct instance **sel, int nsel, int i, int n, const cha
 		exit(2);
 	}
 	qsort(sel, (size_t)nsel, sizeof(*sel), cmp_kind);
-	shard_costs(sel, nsel, costs, cost);
+	shard_costs(sel, nsel, costs, ncosts, cost);
 	shard_run(cost, nsel, i, n, &lo, &hi);
 	free(cost);
 	memmove(sel, sel + lo, (size_t)(hi - lo) * sizeof(*sel));
@@ -104,8 +126,8 @@ static const struct opt {
 	  "few kinds to mkfs (make test SHARD=)" },
 	{ "costs", "FILE", 'C', 1, "--shard weighs each instance by what it took in the run\n"
 	  "whose results.json FILE is (an earlier run on this kind\n"
-	  "of machine: make run and make test keep one), the\n"
-	  "scenario's cost: for those it lacks" },
+	  "of machine: make run keeps the last three); given up to\n"
+	  "3 times, the median; the scenario's cost: for those none has" },
 	{ "results", "DIR", 'r', 0, "write summary.txt, results.json, errno-fidelity.{md,csv},\n"
 	  "programs/<id>/ and content-after-failure.{md,csv} there" },
 	{ "disk", "DEV", 'd', 0, "scratch disk (default: first of $WBERR_DISKS)" },
@@ -156,7 +178,9 @@ struct args {
 	struct exec_cfg cfg;
 	const char *filters[64];
 	int nfilters;
-	const char *results, *replay, *costs;
+	const char *results, *replay;
+	const char *costs[COSTS_MAX];
+	int ncosts;
 	const char *merge[16];
 	int nmerge;
 	int evidence_failed, shard_i, shard_n, list, check;
@@ -205,7 +229,13 @@ static int apply_option(struct args *a, int c, char *arg)
 	case 'e': a->cfg.evidence = arg; a->evidence_failed = 0; return 0;
 	case 'E': a->cfg.evidence = arg; a->evidence_failed = 1; return 0;
 	case 'R': a->replay = arg; return 0;
-	case 'C': a->costs = arg; return 0;
+	case 'C':
+		if (a->ncosts == COSTS_MAX) {
+			fprintf(stderr, "wberr-run: more than %d --costs\n", COSTS_MAX);
+			return -1;
+		}
+		a->costs[a->ncosts++] = arg;
+		return 0;
 	case 'M':
 		if (a->nmerge == (int)(sizeof(a->merge) / sizeof(a->merge[0]))) {
 			fprintf(stderr, "wberr-run: more than %d --merge directories\n", a->nmerge);
@@ -266,7 +296,7 @@ static int select_instances(const struct args *a, struct instance *inst, int nin
 		if (ok)
 			sel[nsel++] = &inst[i];
 	}
-	return a->shard_n > 1 ? shard_select(sel, nsel, a->shard_i, a->shard_n, a->costs) : nsel;
+	return a->shard_n > 1 ? shard_select(sel, nsel, a->shard_i, a->shard_n, a->costs, a->ncosts) : nsel;
 }
 
 /* the disk and the pmem from the environment, the flusher held, the

@@ -6,7 +6,7 @@
 # SHARD=I/N relies on it) and keep each file system's instances together
 # (a shard makes the mkfs templates of few kinds).  TAP on stdout.
 . "$TOP/lib/sh/tap.sh"
-tap_begin $(( $# + 4 ))
+tap_begin $(( $# + 5 ))
 for t in "$@"; do
 	tap_subtest "$(basename "$t")" "$t"
 done
@@ -38,4 +38,23 @@ out=$("$OUT/wberr-run" --list --shard 4/3 "$TOP/scenarios" 2>&1)
 rc=$?
 [ $rc -eq 2 ] && [ "$out" = "wberr-run: --shard takes I/N with 1 <= I <= N, not '4/3'" ]
 tap_ok $? "--shard 4/3 is refused with the reason (status $rc)" || tap_diag "$out"
+
+# --costs: earlier runs' results.json weigh the cut, by the median of up
+# to three: a run where one instance stalled (B: 500 s) moves the cut
+# alone, not between two that agree (A, C).
+costs_run() {	# $1: the id that took 500 s, or none
+	printf '{"kernel": null, "run": null, "instances": [\n'
+	printf '%s\n' "$full" | awk -v slow="$1" '{ printf "%s{\"id\": \"%s\", \"verdict\": \"pass\", \"phases\": {\"steps\": %s}}\n",
+		(NR > 1 ? "," : ""), $0, ($0 == slow ? 500 : 0.2) }'
+	printf ']}\n'
+}
+tmp=$(mktemp -d)
+costs_run none > "$tmp/a.json"
+costs_run "$(printf '%s\n' "$full" | sed -n 2p)" > "$tmp/b.json"
+cut_by() { "$OUT/wberr-run" --list --shard 1/3 "$@" "$TOP/scenarios" 2>&1; }
+a=$(cut_by --costs "$tmp/a.json") b=$(cut_by --costs "$tmp/b.json")
+m=$(cut_by --costs "$tmp/a.json" --costs "$tmp/b.json" --costs "$tmp/a.json")
+[ -n "$a" ] && [ "$a" != "$b" ] && [ "$m" = "$a" ]
+tap_ok $? "--costs: a run's times move the cut ($(echo "$a" | wc -l) vs $(echo "$b" | wc -l) instances in shard 1/3), the median of three ignores one stalled run"
+rm -rf "$tmp"
 tap_end
