@@ -353,7 +353,7 @@ test-shard:
 		--suites all --name suites || true
 	@if [ -n "$(call pmem_for,pmem)" ]; then \
 		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
-		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(TEMPLATE_ARGS) $(SHARD_APPEND) \
+		--results $(RESULTS) $(GUEST_TIMEOUT_ARGS) $(TEMPLATE_ARGS) $(COSTS_ARGS) $(SHARD_APPEND) \
 		--suites pmem $(call hw_for,pmem) --name suites-pmem || true; fi
 	@if grep -qs '^# wberr-smp:' $(TOP)/tests/*/[0-9][0-9][0-9]; then \
 		$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
