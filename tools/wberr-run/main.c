@@ -145,7 +145,7 @@ static const struct opt {
 	{ "merge", "DIR", 'M', 1, "no run: the summary and tables (--results) of the\n"
 	  "selection from the results.json that runs of its shards\n"
 	  "wrote in each DIR (repeatable); every selected instance\n"
-	  "must be in exactly one (make run's two boots)" },
+	  "must be in exactly one (make run's boots)" },
 	{ "verbose", NULL, 'v', 0, "log every step and command on stderr" },
 	{ "help", NULL, 'h', 0, NULL },
 };
