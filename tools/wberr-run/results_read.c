@@ -203,9 +203,12 @@ static void read_kernel(struct rdoc *d, yaml_node_t *kn, struct wb_kernel *k)
 static int read_list(struct rdoc *d, yaml_node_t *seq, char **out, int *n)
 {
 	for (*n = 0; *n < seq_len(seq); (*n)++) {
+		const char *s;
+
 		if (*n == RUN_RECORD_MAX)
 			return fail(d, "more scenario paths or filters than a run takes", NULL);
-		out[*n] = strdup(str(item(d, seq->data.sequence.items.start + *n)) ?: "");
+		s = str(item(d, seq->data.sequence.items.start + *n));
+		out[*n] = strdup(s ? s : "");
 	}
 	return 0;
 }
