@@ -283,6 +283,8 @@ static void report_header(FILE *out, const char *prefix, const struct run_info *
 	header_violations(out, prefix, rs, n, t.fail);
 }
 
+const char *const verdict_names[R__N] = { "pass", "fail", "skip" };
+
 const char *const phase_names[PH__N] = {
 	"device", "mkfs", "mount", "steps", "check", "teardown", "other"
 };
@@ -788,7 +790,6 @@ static void json_backend(FILE *f, const struct inst_result *r)
 int report_json(const char *dir, const struct run_info *ri, const struct wb_kernel *k,
 		const struct inst_result *rs, int n)
 {
-	static const char *const verdicts[] = { "pass", "fail", "skip" };
 	FILE *f = wb_fopen_in(dir, "results.json", "we");
 
 	if (!f)
@@ -815,7 +816,7 @@ int report_json(const char *dir, const struct run_info *ri, const struct wb_kern
 		fputs(", \"status\": ", f);
 		wb_json_str(f, in->status);
 		fprintf(f, ", \"dax\": %s, \"fidelity\": %s, \"verdict\": \"%s\", \"secs\": %.1f, \"reason\": ",
-			in->sc->dax ? "true" : "false", in->sc->fidelity ? "true" : "false", verdicts[r->verdict],
+			in->sc->dax ? "true" : "false", in->sc->fidelity ? "true" : "false", verdict_names[r->verdict],
 			r->secs);
 		wb_json_str(f, r->reason[0] ? r->reason : NULL);
 		fputs(",\n    \"phases\": {", f);

@@ -20,7 +20,9 @@ struct step_result {
 	char msg[2048];
 };
 
-enum { R_PASS, R_FAIL, R_SKIP };
+enum { R_PASS, R_FAIL, R_SKIP, R__N };
+/* their names in results.json: "pass", "fail", "skip" */
+extern const char *const verdict_names[R__N];
 
 struct inst_result {
 	const struct instance *inst;

@@ -148,24 +148,31 @@ static void read_counts(struct rdoc *d, yaml_node_t *inst, struct inst_result *r
 		result_told_status(r, str(item(d, st->data.sequence.items.start + k)), NULL);
 }
 
+/* @id's index in @sel, @nsel when it is not there */
+static int sel_index(struct instance *const *sel, int nsel, const char *id)
+{
+	int i = 0;
+
+	while (id && i < nsel && strcmp(sel[i]->id, id))
+		i++;
+	return id ? i : nsel;
+}
+
 static int read_instance(struct rdoc *d, yaml_node_t *inst, struct instance *const *sel, int nsel,
 			 struct inst_result *res, unsigned char *filled)
 {
-	static const char *const verdicts[] = { "pass", "fail", "skip" };
 	const char *id = str(get(d, inst, "id")), *v = str(get(d, inst, "verdict"));
-	int i = 0, verdict = 0;
+	int i = sel_index(sel, nsel, id), verdict = 0;
 
 	if (!id || !v)
 		return fail(d, "an instance without an id or a verdict", NULL);
-	while (i < nsel && strcmp(sel[i]->id, id))
-		i++;
 	if (i == nsel)
 		return fail(d, "an instance not in this selection:", id);
 	if (filled[i])
 		return fail(d, "a result again for", id);
-	while (verdict < 3 && strcmp(verdicts[verdict], v))
+	while (verdict < R__N && strcmp(verdict_names[verdict], v))
 		verdict++;
-	if (verdict == 3)
+	if (verdict == R__N)
 		return fail(d, "a verdict neither pass, fail nor skip for", id);
 	filled[i] = 1;
 	res[i].inst = sel[i];
@@ -282,13 +289,11 @@ int results_costs(const char *path, struct instance *const *sel, int nsel, unsig
 	insts = get(&d, yaml_document_get_root_node(&d.doc), "instances");
 	for (int k = 0; k < seq_len(insts); k++) {
 		yaml_node_t *in = item(&d, insts->data.sequence.items.start + k), *ph = get(&d, in, "phases");
-		const char *id = str(get(&d, in, "id")), *v = str(get(&d, in, "verdict"));
+		const char *v = str(get(&d, in, "verdict"));
+		int i = sel_index(sel, nsel, str(get(&d, in, "id")));
 		double secs = 0;
-		int i = 0;
 
-		while (id && i < nsel && strcmp(sel[i]->id, id))
-			i++;
-		if (!id || i == nsel || !v || !strcmp(v, "skip"))
+		if (i == nsel || !v || !strcmp(v, verdict_names[R_SKIP]))
 			continue;	/* not selected now, or it did not run */
 		for (int p = 0; p < PH__N; p++)
 			secs += num(get(&d, ph, phase_names[p]));
@@ -308,15 +313,16 @@ void run_record_free(struct run_record *run)
 	memset(run, 0, sizeof(*run));
 }
 
+static int same_list(char *const *a, int na, char *const *b, int nb)
+{
+	for (int i = 0; na == nb && i < na; i++)
+		if (strcmp(a[i], b[i]))
+			return 0;
+	return na == nb;
+}
+
 int run_record_same(const struct run_record *a, const struct run_record *b)
 {
-	if (a->npaths != b->npaths || a->nfilters != b->nfilters)
-		return 0;
-	for (int i = 0; i < a->npaths; i++)
-		if (strcmp(a->paths[i], b->paths[i]))
-			return 0;
-	for (int i = 0; i < a->nfilters; i++)
-		if (strcmp(a->filters[i], b->filters[i]))
-			return 0;
-	return 1;
+	return same_list(a->paths, a->npaths, b->paths, b->npaths) &&
+	       same_list(a->filters, a->nfilters, b->filters, b->nfilters);
 }
