@@ -34,9 +34,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "wb_dmmsg.h"
 #include "wb_names.h"
 #include "wb_rand.h"
 #include "wb_rule.h"
@@ -525,31 +525,14 @@ static void gen(struct msg *m, unsigned long long len)
 	generators[rn(N(generators))](m, len);
 }
 
-static union {
-	struct dm_ioctl io;
-	char raw[16384];
-} u;
-
-/* DM_TARGET_MSG with @result_size bytes after the header (0: all of u) */
-static int send_msg_sized(int ctl, const char *name, const char *text,
-			  size_t result_size)
-{
-	struct dm_target_msg *tm;
-
-	memset(&u, 0, sizeof(u));
-	u.io.version[0] = DM_VERSION_MAJOR;
-	u.io.data_size = result_size ? sizeof(struct dm_ioctl) + result_size : sizeof(u);
-	u.io.data_start = sizeof(struct dm_ioctl);
-	snprintf(u.io.name, sizeof(u.io.name), "%s", name);
-	tm = (struct dm_target_msg *)(u.raw + u.io.data_start);
-	tm->sector = 0;
-	snprintf(tm->message, sizeof(u) - u.io.data_start - sizeof(*tm), "%s", text);
-	return ioctl(ctl, DM_TARGET_MSG, &u) ? errno : 0;
-}
-
+/* one message at libdevmapper's first buffer size: 0 or the errno */
 static int send_msg(int ctl, const char *name, const char *text)
 {
-	return send_msg_sized(ctl, name, text, 0);
+	struct wb_dmmsg m = { 0 };
+	int err = wb_dmmsg_sized(ctl, name, text, WB_DMMSG_MIN_BUF, &m);
+
+	wb_dmmsg_free(&m);
+	return err;
 }
 
 static void usage(void)
@@ -598,6 +581,7 @@ static int run_lines(int argc, char **argv)
 /* "raw DMNAME SIZE MESSAGE": one message with a result buffer of SIZE bytes */
 static int run_raw(int argc, char **argv)
 {
+	struct wb_dmmsg m = { 0 };
 	size_t size;
 	int ctl, err;
 
@@ -605,19 +589,21 @@ static int run_raw(int argc, char **argv)
 		usage();
 	size = strtoul(argv[3], NULL, 0);
 	if (size < sizeof(struct dm_target_msg) + strlen(argv[4]) + 1 ||
-	    size > sizeof(u) - sizeof(struct dm_ioctl))
+	    size > WB_DMMSG_MIN_BUF - sizeof(struct dm_ioctl))
 		usage();
 	ctl = open_control();
 	if (ctl < 0)
 		return 2;
-	err = send_msg_sized(ctl, argv[2], argv[4], size);
+	err = wb_dmmsg_sized(ctl, argv[2], argv[4], sizeof(struct dm_ioctl) + size, &m);
 	if (err) {
 		printf("errno=%d\n", err);
+		wb_dmmsg_free(&m);
 		return 1;
 	}
-	printf("%s\n", u.io.flags & DM_BUFFER_FULL_FLAG ? "full" : "fits");
-	if (u.io.flags & DM_DATA_OUT_FLAG)
-		printf("%.*s", (int)size, u.raw + u.io.data_start);
+	printf("%s\n", m.full ? "full" : "fits");
+	if (m.reply)
+		printf("%.*s", (int)size, m.reply);
+	wb_dmmsg_free(&m);
 	return 0;
 }
 
