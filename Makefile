@@ -350,7 +350,7 @@ endif
 # the report waits for them (.host-done).
 test-shard:
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
-	@$(if $(SHARD),echo $(SHARD) > $(RESULTS)/shard; . $(TOP)/lib/sh/manifest.sh; manifest_add $(RESULTS) shard shard - host; \
+	@$(if $(SHARD),. $(TOP)/lib/sh/manifest.sh; manifest_shard $(RESULTS) $(SHARD); \
 		echo "[test] shard $(SHARD): results in $(RESULTS)")
 	@{ WBERR_SHARD=$(SHARD) $(TOP)/harness/tests/run-host-tests.sh $(RESULTS); echo $$? > $(RESULTS)/.host-done; } &
 	@$(TOP)/harness/run-guest $(GUEST_KERNEL) --image $(IMAGE) \
@@ -429,8 +429,7 @@ ifeq ($(RUN_JOBS),1)
 else
 	@. $(TOP)/lib/sh/manifest.sh; pids=; \
 	for i in $$(seq 1 $(RUN_JOBS)); do \
-		d=$(call RUN_SHARD_DIR,$$i); rm -rf $$d; mkdir -p $$d; echo $$i/$(RUN_JOBS) > $$d/shard; \
-		manifest_add $$d shard shard - host; \
+		d=$(call RUN_SHARD_DIR,$$i); rm -rf $$d; mkdir -p $$d; manifest_shard $$d $$i/$(RUN_JOBS); \
 		{ $(RUN_GUEST) --results $$d --append wberr_shard=$$i/$(RUN_JOBS) || true; } 2>&1 | \
 			sed -u "s|^|[$$i/$(RUN_JOBS)] |" & pids="$$pids $$!"; \
 	done; \

@@ -54,7 +54,7 @@ tap_is "$(doc_names variable)" "$vars" "variable: the table lists exactly the WB
 table=$(results_rows | cut -d'|' -f1 | set_of)
 classified=$(grep -v '^#' harness/guest/artifacts | awk 'NF >= 2 && $2 != "each" && $2 != "none" { print $2 }' | set_of)
 named=$(grep -ohE 'manifest_add [^ ]+ [a-z][a-z/-]*' harness/guest/init harness/guest/run-suites harness/run-guest \
-	harness/tests/run-host-tests.sh harness/merge-shards.sh Makefile | awk '{ print $3 }' | set_of)
+	harness/tests/run-host-tests.sh harness/merge-shards.sh lib/sh/manifest.sh Makefile | awk '{ print $3 }' | set_of)
 tap_is "$table" "$(echo $classified $named | tr ' ' '\n' | set_of)" \
 	"results: the table lists exactly the kinds harness/guest/artifacts and the writers' manifest_add calls list"
 missing=$(grep -v '^#' harness/guest/artifacts | awk 'NF >= 2 && $2 != "each" && $2 != "none"' | while read -r pat kind; do

@@ -29,6 +29,9 @@
 #                                  does not, each with its kind from TABLE
 #                                  (harness/guest/artifacts): what a test or a
 #                                  guest command left
+#   manifest_shard DIR I/N         DIR holds shard I of N (make test
+#                                  SHARD=I/N, a make run boot): the `shard`
+#                                  file merge-shards.sh checks, listed
 
 MANIFEST_HEADER='# wberr results manifest: KIND PATH SUITE BOOT (docs/architecture.md, "results/")'
 
@@ -117,4 +120,8 @@ manifest_new() {
 		if (k != "each" && k != "none" && !have[$0]++)
 			print k, $0, suite, boot
 	}' >> "$1/manifest.txt"
+}
+
+manifest_shard() {
+	echo "$2" > "$1/shard" && manifest_add "$1" shard shard - host
 }
