@@ -50,8 +50,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	text = join_words(argc - 2, argv + 2);
+	if (!text) {
+		perror("wberr-dmmsg");
+		return 1;
+	}
 	ctl = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
-	if (!text || ctl < 0) {
+	if (ctl < 0) {
 		perror("wberr-dmmsg: /dev/mapper/control");
 		return 1;
 	}
