@@ -11,16 +11,14 @@
 int wb_dmmsg_pack(struct wb_dmmsg *m, const char *name, const char *text)
 {
 	struct dm_ioctl *io = (struct dm_ioctl *)m->buf;
-	size_t room = m->size - sizeof(*io) - sizeof(struct dm_target_msg);
+	const size_t head = sizeof(*io) + sizeof(struct dm_target_msg);
 	struct dm_target_msg *tm;
 
 	m->full = 0;
 	m->reply = NULL;
-	if (m->size < sizeof(*io) + sizeof(*tm))
-		return -E2BIG;
 	if (strlen(name) >= sizeof(io->name))
 		return -ENAMETOOLONG;
-	if (strlen(text) >= room)
+	if (m->size < head || strlen(text) >= m->size - head)
 		return -E2BIG;
 	memset(m->buf, 0, m->size);
 	io->version[0] = DM_VERSION_MAJOR;
